@@ -1,0 +1,100 @@
+# Makefile for the combinatorial-games autograder.
+#   make            build bin/grader (installs missing -dev packages when root)
+#   make test       unit, integration and hostile-submission tests (ASan/UBSan build)
+#   make bench      performance figures
+#   make check-ci   what .ci/run calls: warnings are errors
+# Variables: CC, CFLAGS_EXTRA, WERROR=1, PREFIX, DESTDIR.
+
+CC ?= gcc
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+LIBS_PC := yaml-0.1 jansson libseccomp libarchive
+
+WARN := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wshadow -Wformat=2
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+BASE_CFLAGS := -std=gnu11 -g $(WARN) -DHAVE_SECCOMP -Igrader -Ibuild
+HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
+OPT_CFLAGS := -O2 $(HARDEN)
+SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+GRADER_SRCS := $(filter-out grader/main.c,$(wildcard grader/*.c))
+MAIN_SRC := grader/main.c
+HEADERS := $(wildcard grader/*.h) grader/runtime/protocol.h
+EMBED := build/runtime_embed.c
+DEPS_STAMP := build/.deps-ok
+TEST_DEPS_STAMP := build/.test-deps-ok
+
+all: bin/grader
+
+$(DEPS_STAMP): tools/deps.sh
+	@mkdir -p build
+	@tools/deps.sh
+	@touch $@
+
+$(TEST_DEPS_STAMP): tools/deps.sh
+	@mkdir -p build
+	@tools/deps.sh test
+	@touch $@
+
+PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC))
+PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
+
+$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c tools/embed.sh
+	@mkdir -p build
+	{ echo '/* generated from grader/runtime by tools/embed.sh: do not edit */'; \
+	  echo '#include "embed.h"'; \
+	  tools/embed.sh embed_protocol_h grader/runtime/protocol.h; \
+	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; } > $@.tmp && mv $@.tmp $@
+
+bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(HEADERS)
+	@mkdir -p bin
+	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
+		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS)
+
+# The grader built with AddressSanitizer and UBSan, for the test suite.
+build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(HEADERS)
+	@mkdir -p build/asan
+	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
+		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS)
+
+# ---- tests ----
+UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(filter-out tests/unit/test_reference.c,$(wildcard tests/unit/test_*.c)))
+
+build/tests/%: tests/unit/%.c $(GRADER_SRCS) $(EMBED) $(HEADERS) $(TEST_DEPS_STAMP)
+	@mkdir -p build/tests
+	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) -DUNIT_TESTING $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
+		$< $(GRADER_SRCS) $(EMBED) $(PC_LIBS) $$($(PKG_CONFIG) --libs cmocka)
+
+# The reference solutions against independent brute force (each renamed: p2 and p3 both define canWin).
+build/tests/test_reference: tests/unit/test_reference.c reference/*.c $(TEST_DEPS_STAMP)
+	@mkdir -p build/tests/ref
+	$(CC) $(BASE_CFLAGS) -O2 -c reference/p1.c -o build/tests/ref/p1.o
+	$(CC) $(BASE_CFLAGS) -O2 -DcanWin=ref_p2_canWin -c reference/p2.c -o build/tests/ref/p2.o
+	$(CC) $(BASE_CFLAGS) -O2 -DcanWin=ref_p3_canWin -c reference/p3.c -o build/tests/ref/p3.o
+	$(CC) $(BASE_CFLAGS) -O2 -Df=ref_p4_f -c reference/p4.c -o build/tests/ref/p4.o
+	$(CC) $(BASE_CFLAGS) -O2 -Df=ref_p4dp_f -c reference/p4_dp.c -o build/tests/ref/p4_dp.o
+	$(CC) $(BASE_CFLAGS) -O2 -o $@ $< build/tests/ref/*.o $$($(PKG_CONFIG) --libs cmocka) -lm
+
+unit-tests: $(UNIT_TESTS) build/tests/test_reference
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader unit-tests
+	tests/integration/run.sh
+	tests/hostile/run.sh
+
+check-ci:
+	$(MAKE) WERROR=1 test
+
+bench: bin/grader
+	tools/bench.sh
+
+install: bin/grader
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 bin/grader $(DESTDIR)$(PREFIX)/bin/grader
+
+clean:
+	rm -rf bin build
+
+.PHONY: all test unit-tests check-ci bench install clean

@@ -1,0 +1,539 @@
+/* build.c - see build.h */
+#define _GNU_SOURCE
+#include "build.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "embed.h"
+#include "sandbox.h"
+#include "stub.h"
+
+#define MAX_SOURCE_BYTES (1u << 20)
+#define COMPILER_OUTPUT_CAP (64u << 10)
+#define MESSAGE_LINES 20
+
+static char *const compiler_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TMPDIR=.", NULL };
+
+static const char *find_cc(const struct build_env *env)
+{
+	return env->cc ? env->cc : "gcc";
+}
+
+/* Resolve the compiler to an absolute path (the sandbox execs without a PATH search). */
+static char *cc_path(const char *cc)
+{
+	static const char *const dirs[] = { "/usr/local/bin", "/usr/bin", "/bin", NULL };
+	if (strchr(cc, '/'))
+		return xstrdup(cc);
+	for (int i = 0; dirs[i]; i++) {
+		char *p = xasprintf("%s/%s", dirs[i], cc);
+		if (!access(p, X_OK))
+			return p;
+		free(p);
+	}
+	return xstrdup(cc);
+}
+
+/* Let the sandboxed compiler (nobody, when we are root) write in dir. */
+static int give_to_sandbox(const char *dir)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	if (c->drop_uid && chown(dir, c->uid, c->gid) < 0)
+		return -1;
+	return 0;
+}
+
+struct job {
+	pid_t pid;
+	int out_fd;
+	struct strbuf output;
+	uint64_t started, deadline;
+	int status;
+	bool timed_out, running;
+};
+
+/* Start cc with args in dir; output (stdout+stderr) is collected by run_jobs. */
+static int start_job(struct job *job, const struct build_env *env, const char *dir,
+		     char *const *argv, struct strbuf *err)
+{
+	int pipefd[2];
+	struct sandbox_spawn s;
+	char *path = cc_path(find_cc(env));
+
+	memset(&s, 0, sizeof(s));
+	memset(job, 0, sizeof(*job));
+	job->output = (struct strbuf)STRBUF_INIT;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(path);
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	s.path = path;
+	s.argv = argv;
+	s.workdir = dir;
+	s.fds[0] = -1;
+	s.fds[1] = pipefd[1];
+	s.fds[2] = pipefd[1];
+	s.nfds = 3;
+	s.limits.address_space = 4ull << 30;
+	s.limits.file_size = 256ull << 20;
+	s.limits.cpu_seconds = env->compile_cpu_s;
+	s.hide_paths = env->hide_paths;
+	s.use_namespaces = true;
+	s.envp = compiler_env;
+	job->pid = sandbox_spawn(&s, err);
+	free(path);
+	close(pipefd[1]);
+	if (job->pid < 0) {
+		close(pipefd[0]);
+		return -1;
+	}
+	job->out_fd = pipefd[0];
+	job->running = true;
+	job->started = now_us();
+	job->deadline = job->started + (uint64_t)env->compile_wall_ms * 1000u;
+	return 0;
+}
+
+/* Wait for the running jobs: read their output (capped), enforce the wall limit. */
+static void run_jobs(struct job *jobs, int n)
+{
+	for (;;) {
+		struct pollfd p[64];
+		int map[64], np = 0, running = 0, timeout = 50;
+		uint64_t now = now_us();
+
+		for (int i = 0; i < n && i < 64; i++) {
+			struct job *j = &jobs[i];
+			if (!j->running)
+				continue;
+			running++;
+			if (now >= j->deadline && !j->timed_out) {
+				j->timed_out = true;
+				sandbox_kill(j->pid);
+			}
+			if (j->out_fd >= 0) {
+				p[np] = (struct pollfd){ j->out_fd, POLLIN, 0 };
+				map[np++] = i;
+			}
+		}
+		if (!running)
+			return;
+		if (np == 0)
+			timeout = 2; /* outputs closed: the compiler is exiting */
+		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR)
+			return;
+		for (int k = 0; k < np; k++) {
+			struct job *j = &jobs[map[k]];
+			char buf[8192];
+			ssize_t r;
+			if (!p[k].revents)
+				continue;
+			r = read(j->out_fd, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				close(j->out_fd);
+				j->out_fd = -1;
+			} else if (j->output.len < COMPILER_OUTPUT_CAP) {
+				strbuf_add(&j->output, buf, (size_t)r);
+			}
+		}
+		for (int i = 0; i < n; i++) {
+			struct job *j = &jobs[i];
+			if (j->running && j->out_fd < 0 && waitpid(j->pid, &j->status, WNOHANG) == j->pid)
+				j->running = false;
+		}
+	}
+}
+
+static int write_text(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ret;
+	if (fd < 0)
+		return -1;
+	ret = write_all(fd, text, strlen(text));
+	if (close(fd) < 0)
+		ret = -1;
+	return ret;
+}
+
+int build_env_init(struct build_env *env, const char *scratch, struct strbuf *err)
+{
+	char *argv[] = { NULL, "-std=gnu11", "-O2", "-pipe", "-fno-stack-protector", "-c", "runtime.c",
+			 "-o", "runtime.o", NULL };
+	char *proto = NULL, *rt = NULL, *cc = NULL;
+	struct job job;
+	int ret = -1;
+
+	memset(&job, 0, sizeof(job));
+	job.output = (struct strbuf)STRBUF_INIT;
+	if (!env->compile_cpu_s)
+		env->compile_cpu_s = 20;
+	if (!env->compile_wall_ms)
+		env->compile_wall_ms = 30000;
+	env->scratch = xstrdup(scratch);
+	env->runtime_dir = xasprintf("%s/runtime", scratch);
+	proto = xasprintf("%s/protocol.h", env->runtime_dir);
+	rt = xasprintf("%s/runtime.c", env->runtime_dir);
+	if (mkdir(env->runtime_dir, 0755) < 0 || give_to_sandbox(env->runtime_dir) < 0 ||
+	    write_text(proto, embed_protocol_h) < 0 || write_text(rt, embed_runtime_c) < 0) {
+		strbuf_addf(err, "cannot prepare '%s': %s", env->runtime_dir, strerror(errno));
+		goto cleanup;
+	}
+	cc = xstrdup(find_cc(env));
+	argv[0] = cc;
+	if (start_job(&job, env, env->runtime_dir, argv, err) < 0)
+		goto cleanup;
+	run_jobs(&job, 1);
+	if (job.timed_out || !WIFEXITED(job.status) || WEXITSTATUS(job.status)) {
+		strbuf_addf(err, "cannot compile the runner runtime with '%s':\n%s", cc, job.output.buf);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&job.output);
+	free(proto);
+	free(rt);
+	free(cc);
+	return ret;
+}
+
+void build_env_release(struct build_env *env)
+{
+	free(env->scratch);
+	free(env->runtime_dir);
+	env->scratch = env->runtime_dir = NULL;
+}
+
+void build_result_release(struct build_result *r)
+{
+	free(r->runner);
+	free(r->source);
+	free(r->message);
+	memset(r, 0, sizeof(*r));
+}
+
+char *build_find_source(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *found = NULL;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, name)) {
+			free(found);
+			found = xstrdup(de->d_name);
+			break;
+		}
+		if (!found && !strcasecmp(de->d_name, name))
+			found = xstrdup(de->d_name);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Copy a regular file (never through a symlink), at most MAX_SOURCE_BYTES. */
+static int copy_source(const char *from, const char *to, struct strbuf *msg)
+{
+	int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	struct strbuf content = STRBUF_INIT;
+	int ret = -1;
+
+	if (in < 0) {
+		strbuf_addf(msg, "cannot read the file: %s", errno == ELOOP ? "it is a symbolic link" : strerror(errno));
+		return -1;
+	}
+	if (fstat(in, &st) < 0 || !S_ISREG(st.st_mode)) {
+		strbuf_addstr(msg, "it is not a regular file");
+		goto cleanup;
+	}
+	if (st.st_size > (off_t)MAX_SOURCE_BYTES) {
+		strbuf_addf(msg, "the file is larger than %u KiB", MAX_SOURCE_BYTES >> 10);
+		goto cleanup;
+	}
+	close(in);
+	in = -1;
+	if (read_file(&content, from) < 0 || write_file_atomic(to, content.buf, content.len) < 0) {
+		strbuf_addf(msg, "cannot copy the file: %s", strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (in >= 0)
+		close(in);
+	strbuf_release(&content);
+	return ret;
+}
+
+/* First lines of the compiler's output, for a student. */
+static void first_lines(struct strbuf *out, const char *text, int max)
+{
+	int lines = 0;
+	const char *p = text;
+	while (*p && lines < max) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+		strbuf_add(out, p, len);
+		p += len;
+		lines++;
+	}
+	if (*p)
+		strbuf_addstr(out, "[... more compiler output cut ...]\n");
+}
+
+/*
+ * Inspect the runner: the memory its segments need, and no ifunc symbols
+ * (an ifunc resolver runs during relocation, before our seccomp hook).
+ */
+static int inspect_elf(const char *path, unsigned long long *memsz, struct strbuf *forbidden)
+{
+	struct strbuf img = STRBUF_INIT;
+	const Elf64_Ehdr *eh;
+	int ret = -1;
+
+	*memsz = 0;
+	if (read_file(&img, path) < 0 || img.len < sizeof(Elf64_Ehdr))
+		goto cleanup;
+	eh = (const Elf64_Ehdr *)img.buf;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		goto cleanup;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph;
+		size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
+		if (off + sizeof(*ph) > img.len)
+			goto cleanup;
+		ph = (const Elf64_Phdr *)(img.buf + off);
+		if (ph->p_type == PT_LOAD)
+			*memsz += ph->p_memsz;
+	}
+	for (int i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *sh, *strsh;
+		size_t off = eh->e_shoff + (size_t)i * eh->e_shentsize;
+		if (off + sizeof(*sh) > img.len)
+			goto cleanup;
+		sh = (const Elf64_Shdr *)(img.buf + off);
+		if (sh->sh_type != SHT_SYMTAB || !sh->sh_entsize || sh->sh_offset + sh->sh_size > img.len ||
+		    sh->sh_link >= eh->e_shnum)
+			continue;
+		strsh = (const Elf64_Shdr *)(img.buf + eh->e_shoff + (size_t)sh->sh_link * eh->e_shentsize);
+		for (size_t k = 0; k < sh->sh_size / sh->sh_entsize; k++) {
+			const Elf64_Sym *sym = (const Elf64_Sym *)(img.buf + sh->sh_offset + k * sh->sh_entsize);
+			if (ELF64_ST_TYPE(sym->st_info) == STT_GNU_IFUNC && sym->st_shndx != SHN_UNDEF) {
+				const char *name = "?";
+				if (strsh->sh_offset + sym->st_name < img.len)
+					name = img.buf + strsh->sh_offset + sym->st_name;
+				strbuf_addf(forbidden, "'%s' is an ifunc (indirect function): those run code while "
+					    "the program loads, before the sandbox is in place, and are not allowed", name);
+				break;
+			}
+		}
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&img);
+	return ret;
+}
+
+static unsigned max_memory_mb(const struct problem *p)
+{
+	unsigned m = p->limits.memory_mb;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].limits.memory_mb > m)
+			m = p->groups[g].limits.memory_mb;
+	return m;
+}
+
+struct pending {
+	int index;
+	char *dir;
+	char *argv_store[24];
+	struct job job;
+};
+
+/* Copy the source, write the stub; on success fills pending->argv_store. */
+static int prepare(const struct build_env *env, const struct problem *p, const char *submission_dir,
+		   struct build_result *r, struct pending *pd, int index)
+{
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+	char *from = NULL, *to = NULL, *path = NULL;
+	int ret = -1, a = 0;
+
+	pd->index = index;
+	pd->dir = xasprintf("%s/build-%s", env->scratch, p->id);
+	r->source = build_find_source(submission_dir, p->source);
+	if (!r->source) {
+		r->status = BUILD_MISSING_FILE;
+		r->message = xasprintf("no file '%s' in your submission", p->source);
+		goto cleanup;
+	}
+	if (mkdir(pd->dir, 0755) < 0 || give_to_sandbox(pd->dir) < 0) {
+		r->status = BUILD_INTERNAL;
+		r->message = xasprintf("cannot create '%s': %s", pd->dir, strerror(errno));
+		goto cleanup;
+	}
+	from = xasprintf("%s/%s", submission_dir, r->source);
+	to = xasprintf("%s/%s", pd->dir, p->source);
+	if (copy_source(from, to, &msg) < 0) {
+		r->status = BUILD_COMPILE_ERROR;
+		r->message = xasprintf("'%s': %s", r->source, msg.buf);
+		goto cleanup;
+	}
+	stub_generate(&sb, p);
+	path = xasprintf("%s/grader_stub.c", pd->dir);
+	if (write_text(path, sb.buf) < 0)
+		goto internal;
+	free(path);
+	strbuf_reset(&sb);
+	stub_declarations(&sb, p);
+	path = xasprintf("%s/grader_decls.h", pd->dir);
+	if (write_text(path, sb.buf) < 0)
+		goto internal;
+
+	pd->argv_store[a++] = xstrdup(find_cc(env));
+	pd->argv_store[a++] = xstrdup("-std=gnu17");
+	pd->argv_store[a++] = xstrdup("-O2");
+	pd->argv_store[a++] = xstrdup("-pipe");
+	pd->argv_store[a++] = xstrdup("-fmax-errors=20");
+	pd->argv_store[a++] = xasprintf("-I%s", env->runtime_dir);
+	pd->argv_store[a++] = xstrdup("-include");
+	pd->argv_store[a++] = xstrdup("grader_decls.h");
+	pd->argv_store[a++] = xstrdup("-D" "main=" STUB_RENAMED_MAIN);
+	pd->argv_store[a++] = xasprintf("%s/runtime.o", env->runtime_dir);
+	pd->argv_store[a++] = xstrdup(p->source);
+	pd->argv_store[a++] = xstrdup("grader_stub.c");
+	pd->argv_store[a++] = xstrdup("-o");
+	pd->argv_store[a++] = xstrdup("runner");
+	pd->argv_store[a++] = xstrdup("-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc");
+	pd->argv_store[a++] = xstrdup("-lm");
+	pd->argv_store[a] = NULL;
+	ret = 0;
+	goto cleanup;
+internal:
+	r->status = BUILD_INTERNAL;
+	r->message = xasprintf("cannot write the stub in '%s': %s", pd->dir, strerror(errno));
+cleanup:
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(from);
+	free(to);
+	free(path);
+	return ret;
+}
+
+static void finish(const struct problem *p, struct build_result *r, struct pending *pd)
+{
+	struct strbuf msg = STRBUF_INIT, forbidden = STRBUF_INIT;
+	char *runner = xasprintf("%s/runner", pd->dir);
+	struct job *j = &pd->job;
+
+	r->compile_ms = (unsigned)((now_us() - j->started) / 1000);
+	if (j->timed_out || (WIFSIGNALED(j->status) && (WTERMSIG(j->status) == SIGKILL || WTERMSIG(j->status) == SIGXCPU))) {
+		r->status = BUILD_COMPILE_ERROR;
+		r->message = xasprintf("compiling '%s' took longer than the compiler's time limit (%u s)",
+				       r->source, 30u);
+		goto cleanup;
+	}
+	if (!WIFEXITED(j->status) || WEXITSTATUS(j->status)) {
+		r->status = BUILD_COMPILE_ERROR;
+		strbuf_addf(&msg, "'%s' does not compile:\n", r->source);
+		first_lines(&msg, j->output.buf, MESSAGE_LINES);
+		if (strstr(j->output.buf, "conflicting types") || strstr(j->output.buf, "grader_decls.h")) {
+			strbuf_addstr(&msg, "The required signatures are:\n");
+			for (int i = 0; i < p->nfuncs; i++) {
+				strbuf_addstr(&msg, "  ");
+				signature_format(&msg, &p->funcs[i]);
+				strbuf_addch(&msg, '\n');
+			}
+		}
+		r->message = strbuf_detach(&msg);
+		goto cleanup;
+	}
+	if (inspect_elf(runner, &r->static_bytes, &forbidden) < 0) {
+		r->status = BUILD_INTERNAL;
+		r->message = xasprintf("cannot inspect the built runner '%s'", runner);
+		goto cleanup;
+	}
+	if (forbidden.len) {
+		r->status = BUILD_FORBIDDEN;
+		r->message = strbuf_detach(&forbidden);
+		goto cleanup;
+	}
+	if (r->static_bytes > ((unsigned long long)max_memory_mb(p) << 20)) {
+		r->status = BUILD_TOO_BIG;
+		r->message = xasprintf("the program's static data needs %llu MiB, above the memory limit of %u MiB",
+				       r->static_bytes >> 20, max_memory_mb(p));
+		goto cleanup;
+	}
+	r->status = BUILD_OK;
+	r->runner = runner;
+	runner = NULL;
+cleanup:
+	free(runner);
+	strbuf_release(&msg);
+	strbuf_release(&forbidden);
+}
+
+int build_all(const struct build_env *env, struct problem *const *probs, int nprobs,
+	      const char *submission_dir, struct build_result *results, int jobs)
+{
+	struct pending *pd = xcalloc((size_t)nprobs + 1, sizeof(*pd));
+	int next = 0, ret = 0;
+
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > 64)
+		jobs = 64;
+	for (int i = 0; i < nprobs; i++)
+		memset(&results[i], 0, sizeof(results[i]));
+	while (next < nprobs) {
+		struct job batch[64];
+		int idx[64], n = 0;
+		while (next < nprobs && n < jobs) {
+			struct strbuf err = STRBUF_INIT;
+			int i = next++;
+			if (prepare(env, probs[i], submission_dir, &results[i], &pd[i], i) < 0)
+				continue;
+			if (start_job(&pd[i].job, env, pd[i].dir, pd[i].argv_store, &err) < 0) {
+				results[i].status = BUILD_INTERNAL;
+				results[i].message = strbuf_detach(&err);
+				ret = -1;
+				continue;
+			}
+			strbuf_release(&err);
+			idx[n] = i;
+			batch[n++] = pd[i].job;
+		}
+		if (!n)
+			continue;
+		run_jobs(batch, n);
+		for (int k = 0; k < n; k++) {
+			pd[idx[k]].job = batch[k];
+			finish(probs[idx[k]], &results[idx[k]], &pd[idx[k]]);
+			strbuf_release(&pd[idx[k]].job.output);
+		}
+	}
+	for (int i = 0; i < nprobs; i++) {
+		for (int a = 0; pd[i].argv_store[a]; a++)
+			free(pd[i].argv_store[a]);
+		free(pd[i].dir);
+		if (results[i].status == BUILD_INTERNAL)
+			ret = -1;
+	}
+	free(pd);
+	return ret;
+}

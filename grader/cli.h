@@ -1,0 +1,42 @@
+/*
+ * cli.h - what the subcommands share: parsed options and the helpers that
+ * turn them into engine options and reports.  Each subcommand is
+ * `int cmd_NAME(struct cli *)` returning an exit code (git's builtin style).
+ */
+#ifndef GRADER_CLI_H
+#define GRADER_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "report.h"
+
+#define CLI_MAX_FORMATS 8
+
+struct cli {
+	const char *problems, *reference, *only, *output, *cache;
+	char *problems_owned, *reference_owned;
+	int jobs;
+	struct {
+		const struct report_format *format;
+		const char *file; /* NULL: stdout */
+	} formats[CLI_MAX_FORMATS];
+	int nformats;
+	bool show_hidden, verbose, help, version, resume;
+	int color;               /* -1 auto, 0 never, 1 always */
+	int shard_index, shard_count;
+	char **args;             /* operands after the options */
+	int nargs;
+};
+
+int cli_parse(struct cli *cli, int argc, char **argv);
+void cli_release(struct cli *cli);
+void cli_usage(FILE *out);
+int cli_load_problems(struct cli *cli, struct problem_set *set);
+void cli_engine_options(const struct cli *cli, struct engine_options *o, struct problem_set *set);
+int cli_write_reports(const struct cli *cli, const struct grade_result *r);
+
+int cmd_selftest(struct cli *cli);
+
+#endif

@@ -1,0 +1,883 @@
+/*
+ * problem.c - load problem files with libyaml's document API.
+ *
+ * Every node of a libyaml document carries its start mark, so each error
+ * can name file:line:column of the offending key or value.  The loader
+ * checks everything the runner will rely on (types fit the C signature,
+ * ranges are bounded, names are unique) so that a bad problem file is a
+ * usage error (exit 2) before anything runs.
+ */
+#include "problem.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#define MAX_CASES_PER_PROBLEM 200000
+#define MAX_ARRAY_LEN 1000000
+
+struct loader {
+	const char *path;
+	yaml_document_t doc;
+	struct strbuf *err;
+	struct problem *p;
+	size_t cases_alloc;
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct loader *ld, const yaml_node_t *node, const char *fmt, ...)
+{
+	va_list ap;
+	strbuf_addf(ld->err, "%s:%zu:%zu: ", ld->path,
+		    node ? node->start_mark.line + 1 : 1,
+		    node ? node->start_mark.column + 1 : 1);
+	va_start(ap, fmt);
+	strbuf_vaddf(ld->err, fmt, ap);
+	va_end(ap);
+	strbuf_addch(ld->err, '\n');
+	return -1;
+}
+
+static const char *node_kind(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return "a scalar";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static int expect_type(struct loader *ld, const yaml_node_t *n, yaml_node_type_t t, const char *what)
+{
+	const char *want = t == YAML_SCALAR_NODE ? "a scalar" :
+			   t == YAML_SEQUENCE_NODE ? "a list" : "a mapping";
+	if (n->type != t)
+		return fail(ld, n, "%s must be %s, not %s", what, want, node_kind(n));
+	return 0;
+}
+
+static int get_string(struct loader *ld, const yaml_node_t *n, const char *what, char **out)
+{
+	if (expect_type(ld, n, YAML_SCALAR_NODE, what) < 0)
+		return -1;
+	free(*out);
+	*out = xstrdup(scalar(n));
+	return 0;
+}
+
+/* A plain YAML integer: optional sign, decimal digits, optional '_' separators. */
+static int get_integer(struct loader *ld, const yaml_node_t *n, const char *what, long long *out)
+{
+	char buf[64];
+	size_t k = 0;
+	const char *s;
+	char *end;
+
+	if (expect_type(ld, n, YAML_SCALAR_NODE, what) < 0)
+		return -1;
+	s = scalar(n);
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return fail(ld, n, "%s must be an integer, not the string \"%s\"", what, s);
+	for (; *s && k < sizeof(buf) - 1; s++)
+		if (*s != '_')
+			buf[k++] = *s;
+	buf[k] = '\0';
+	if (!k || (!isdigit((unsigned char)buf[0]) && !(strchr("+-", buf[0]) && isdigit((unsigned char)buf[1]))))
+		return fail(ld, n, "%s must be an integer, not '%s'", what, scalar(n));
+	errno = 0;
+	*out = strtoll(buf, &end, 10);
+	if (*end)
+		return fail(ld, n, "%s must be an integer, not '%s'", what, scalar(n));
+	if (errno == ERANGE)
+		return fail(ld, n, "%s '%s' does not fit in 64 bits", what, scalar(n));
+	return 0;
+}
+
+static int get_unsigned(struct loader *ld, const yaml_node_t *n, const char *what,
+			unsigned long long min, unsigned long long max, unsigned *out)
+{
+	long long v;
+	if (get_integer(ld, n, what, &v) < 0)
+		return -1;
+	if (v < (long long)min || (unsigned long long)v > max)
+		return fail(ld, n, "%s must be between %llu and %llu, not %lld", what, min, max, v);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int get_number(struct loader *ld, const yaml_node_t *n, const char *what, double *out)
+{
+	char *end;
+	if (expect_type(ld, n, YAML_SCALAR_NODE, what) < 0)
+		return -1;
+	errno = 0;
+	*out = strtod(scalar(n), &end);
+	if (end == scalar(n) || *end || errno || *out < 0 || *out != *out)
+		return fail(ld, n, "%s must be a non-negative number, not '%s'", what, scalar(n));
+	return 0;
+}
+
+static int get_bool(struct loader *ld, const yaml_node_t *n, const char *what, long long *out)
+{
+	const char *s;
+	if (expect_type(ld, n, YAML_SCALAR_NODE, what) < 0)
+		return -1;
+	s = scalar(n);
+	if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE"))
+		*out = 1;
+	else if (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE"))
+		*out = 0;
+	else
+		return fail(ld, n, "%s must be true or false, not '%s'", what, s);
+	return 0;
+}
+
+/*
+ * Walk a mapping.  For each key, find it in `keys` (NULL-terminated) and
+ * store the value node in vals[i].  Unknown and duplicate keys are errors.
+ */
+static int read_mapping(struct loader *ld, yaml_node_t *map, const char *what,
+			const char *const *keys, yaml_node_t **vals)
+{
+	int nkeys = 0;
+	if (expect_type(ld, map, YAML_MAPPING_NODE, what) < 0)
+		return -1;
+	while (keys[nkeys])
+		vals[nkeys++] = NULL;
+	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start;
+	     pr < map->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pr->key);
+		yaml_node_t *v = yaml_document_get_node(&ld->doc, pr->value);
+		int i;
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(ld, k, "keys of %s must be plain names", what);
+		for (i = 0; i < nkeys; i++)
+			if (!strcmp(keys[i], scalar(k)))
+				break;
+		if (i == nkeys) {
+			struct strbuf list = STRBUF_INIT;
+			for (int j = 0; j < nkeys; j++)
+				strbuf_addf(&list, "%s%s", j ? ", " : "", keys[j]);
+			fail(ld, k, "unknown key '%s' in %s (expected one of: %s)", scalar(k), what, list.buf);
+			strbuf_release(&list);
+			return -1;
+		}
+		if (vals[i])
+			return fail(ld, k, "duplicate key '%s' in %s", scalar(k), what);
+		vals[i] = v;
+	}
+	return 0;
+}
+
+static int require(struct loader *ld, yaml_node_t *map, yaml_node_t *val, const char *key, const char *what)
+{
+	if (!val)
+		return fail(ld, map, "%s is missing the required key '%s'", what, key);
+	return 0;
+}
+
+static int load_limits(struct loader *ld, yaml_node_t *n, struct limits *lim, const char *what)
+{
+	static const char *const keys[] = { "cpu_ms", "cpu_factor", "cpu_floor_ms", "wall_ms",
+					    "memory_mb", "output_kb", NULL };
+	yaml_node_t *v[7];
+	if (read_mapping(ld, n, what, keys, v) < 0)
+		return -1;
+	if (v[0] && v[1])
+		return fail(ld, v[1], "give either cpu_ms (absolute) or cpu_factor (relative to the reference), not both");
+	if (v[2] && !v[1])
+		return fail(ld, v[2], "cpu_floor_ms only applies with cpu_factor");
+	if ((v[0] && get_unsigned(ld, v[0], "cpu_ms", 1, 600000, &lim->cpu_ms) < 0) ||
+	    (v[2] && get_unsigned(ld, v[2], "cpu_floor_ms", 1, 600000, &lim->cpu_floor_ms) < 0) ||
+	    (v[3] && get_unsigned(ld, v[3], "wall_ms", 1, 3600000, &lim->wall_ms) < 0) ||
+	    (v[4] && get_unsigned(ld, v[4], "memory_mb", 16, 65536, &lim->memory_mb) < 0) ||
+	    (v[5] && get_unsigned(ld, v[5], "output_kb", 1, 1048576, &lim->output_kb) < 0))
+		return -1;
+	if (v[1]) {
+		if (get_number(ld, v[1], "cpu_factor", &lim->cpu_factor) < 0)
+			return -1;
+		if (lim->cpu_factor < 1 || lim->cpu_factor > 1000)
+			return fail(ld, v[1], "cpu_factor must be between 1 and 1000");
+		lim->cpu_ms = 0;
+	}
+	if (v[0]) {
+		lim->cpu_factor = 0;
+		lim->cpu_floor_ms = 0;
+	}
+	return 0;
+}
+
+/* Fill unset fields of dst from src. */
+static void inherit_limits(struct limits *dst, const struct limits *src)
+{
+	if (!dst->cpu_ms && !dst->cpu_factor) {
+		dst->cpu_ms = src->cpu_ms;
+		dst->cpu_factor = src->cpu_factor;
+		if (!dst->cpu_floor_ms)
+			dst->cpu_floor_ms = src->cpu_floor_ms;
+	}
+	if (!dst->wall_ms)
+		dst->wall_ms = src->wall_ms;
+	if (!dst->memory_mb)
+		dst->memory_mb = src->memory_mb;
+	if (!dst->output_kb)
+		dst->output_kb = src->output_kb;
+}
+
+/* ---- argument generators ---- */
+
+/* splitmix64: small, well-mixed, reproducible on every platform */
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* uniform in [lo, hi] */
+static long long rng_range(uint64_t *state, long long lo, long long hi)
+{
+	unsigned long long span = (unsigned long long)hi - (unsigned long long)lo + 1ULL;
+	if (span == 0) /* the full 64-bit range */
+		return (long long)rng_next(state);
+	return (long long)((unsigned long long)lo + rng_next(state) % span);
+}
+
+enum arg_kind { ARG_LITERAL, ARG_RANGE, ARG_RANDOM, ARG_RANDOM_ARRAY };
+
+struct arg_spec {
+	enum arg_kind kind;
+	struct value literal;
+	long long lo, hi;         /* range or random values */
+	long long len_lo, len_hi; /* random array length */
+};
+
+static int read_pair(struct loader *ld, yaml_node_t *n, const char *what, long long *lo, long long *hi)
+{
+	yaml_node_t *a, *b;
+	if (expect_type(ld, n, YAML_SEQUENCE_NODE, what) < 0)
+		return -1;
+	if (n->data.sequence.items.top - n->data.sequence.items.start != 2)
+		return fail(ld, n, "%s must be a list of two integers [low, high]", what);
+	a = yaml_document_get_node(&ld->doc, n->data.sequence.items.start[0]);
+	b = yaml_document_get_node(&ld->doc, n->data.sequence.items.start[1]);
+	if (get_integer(ld, a, what, lo) < 0 || get_integer(ld, b, what, hi) < 0)
+		return -1;
+	if (*lo > *hi)
+		return fail(ld, n, "%s: low %lld is above high %lld", what, *lo, *hi);
+	return 0;
+}
+
+static int check_fits(struct loader *ld, yaml_node_t *n, enum value_type t, long long v, const char *what)
+{
+	if (!value_fits(t, v))
+		return fail(ld, n, "%s %lld does not fit the parameter's type %s", what, v,
+			    t == VT_INT_ARRAY ? "int" : value_type_name(t));
+	return 0;
+}
+
+static int load_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struct arg_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->literal.type = t;
+	if (n->type == YAML_MAPPING_NODE) {
+		static const char *const keys[] = { "range", "random", "array", NULL };
+		yaml_node_t *v[3];
+		int given;
+		if (read_mapping(ld, n, "a generated argument", keys, v) < 0)
+			return -1;
+		given = !!v[0] + !!v[1] + !!v[2];
+		if (given != 1)
+			return fail(ld, n, "a generated argument takes exactly one of range, random, array");
+		if (v[0] || v[1]) {
+			if (t == VT_INT_ARRAY || t == VT_BOOL)
+				return fail(ld, n, "range and random generate integers; this parameter is %s",
+					    value_type_name(t));
+			spec->kind = v[0] ? ARG_RANGE : ARG_RANDOM;
+			if (read_pair(ld, v[0] ? v[0] : v[1], v[0] ? "range" : "random", &spec->lo, &spec->hi) < 0)
+				return -1;
+			if (check_fits(ld, n, t, spec->lo, "value") < 0 || check_fits(ld, n, t, spec->hi, "value") < 0)
+				return -1;
+			if (spec->kind == ARG_RANGE && (unsigned long long)spec->hi - (unsigned long long)spec->lo >= MAX_CASES_PER_PROBLEM)
+				return fail(ld, v[0], "range covers more than %d values", MAX_CASES_PER_PROBLEM);
+			return 0;
+		} else {
+			static const char *const akeys[] = { "length", "values", NULL };
+			yaml_node_t *av[2];
+			if (t != VT_INT_ARRAY)
+				return fail(ld, n, "array generates an int array; this parameter is %s", value_type_name(t));
+			if (read_mapping(ld, v[2], "array", akeys, av) < 0 ||
+			    require(ld, v[2], av[0], "length", "array") < 0 ||
+			    require(ld, v[2], av[1], "values", "array") < 0 ||
+			    read_pair(ld, av[0], "length", &spec->len_lo, &spec->len_hi) < 0 ||
+			    read_pair(ld, av[1], "values", &spec->lo, &spec->hi) < 0)
+				return -1;
+			if (spec->len_lo < 0 || spec->len_hi > MAX_ARRAY_LEN)
+				return fail(ld, av[0], "array length must be between 0 and %d", MAX_ARRAY_LEN);
+			if (check_fits(ld, av[1], VT_INT, spec->lo, "value") < 0 ||
+			    check_fits(ld, av[1], VT_INT, spec->hi, "value") < 0)
+				return -1;
+			spec->kind = ARG_RANDOM_ARRAY;
+			return 0;
+		}
+	}
+	spec->kind = ARG_LITERAL;
+	if (t == VT_INT_ARRAY) {
+		size_t n_items;
+		if (expect_type(ld, n, YAML_SEQUENCE_NODE, "an int array argument") < 0)
+			return -1;
+		n_items = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+		spec->literal.arr = xcalloc(n_items, sizeof(int));
+		spec->literal.len = n_items;
+		for (size_t k = 0; k < n_items; k++) {
+			yaml_node_t *item = yaml_document_get_node(&ld->doc, n->data.sequence.items.start[k]);
+			long long v;
+			if (get_integer(ld, item, "an array element", &v) < 0 ||
+			    check_fits(ld, item, VT_INT, v, "array element") < 0)
+				return -1;
+			spec->literal.arr[k] = (int)v;
+		}
+		return 0;
+	}
+	if (t == VT_BOOL)
+		return get_bool(ld, n, "a bool argument", &spec->literal.i);
+	if (get_integer(ld, n, "an integer argument", &spec->literal.i) < 0)
+		return -1;
+	return check_fits(ld, n, t, spec->literal.i, "argument");
+}
+
+static struct test_case *new_case(struct loader *ld)
+{
+	struct problem *p = ld->p;
+	struct test_case *tc;
+	ALLOC_GROW(p->cases, p->ncases + 1, ld->cases_alloc);
+	tc = &p->cases[p->ncases++];
+	memset(tc, 0, sizeof(*tc));
+	return tc;
+}
+
+static int find_function(struct loader *ld, yaml_node_t *call, int *func)
+{
+	struct problem *p = ld->p;
+	if (!call) {
+		if (p->nfuncs != 1)
+			return fail(ld, NULL, "internal: call required");
+		*func = 0;
+		return 0;
+	}
+	if (expect_type(ld, call, YAML_SCALAR_NODE, "call") < 0)
+		return -1;
+	for (int i = 0; i < p->nfuncs; i++)
+		if (!strcmp(p->funcs[i].name, scalar(call))) {
+			*func = i;
+			return 0;
+		}
+	return fail(ld, call, "call '%s' names no function of this problem", scalar(call));
+}
+
+/* Expand one `cases:` entry (explicit, ranges, random) into test cases. */
+static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index)
+{
+	static const char *const keys[] = { "name", "call", "args", "expected", "count", "seed", NULL };
+	yaml_node_t *v[6];
+	struct problem *p = ld->p;
+	struct group *g = &p->groups[group_index];
+	const struct signature *sig;
+	struct arg_spec *specs = NULL;
+	int func = 0, nargs, ret = -1, has_range = 0, has_random = 0;
+	long long count = 1, seed, expected = 0;
+	size_t total = 1;
+	struct hash128 h;
+
+	if (read_mapping(ld, n, "a case", keys, v) < 0)
+		return -1;
+	if (!v[1] && p->nfuncs > 1)
+		return fail(ld, n, "this problem has %d functions: say which one with 'call'", p->nfuncs);
+	if (find_function(ld, v[1], &func) < 0)
+		return -1;
+	sig = &p->funcs[func];
+	nargs = sig->ninputs;
+	if (nargs && require(ld, n, v[2], "args", "a case") < 0)
+		return -1;
+	if (v[2]) {
+		if (expect_type(ld, v[2], YAML_SEQUENCE_NODE, "args") < 0)
+			return -1;
+		if (v[2]->data.sequence.items.top - v[2]->data.sequence.items.start != nargs)
+			return fail(ld, v[2], "%s takes %d argument%s, args gives %d", sig->name, nargs,
+				    nargs == 1 ? "" : "s",
+				    (int)(v[2]->data.sequence.items.top - v[2]->data.sequence.items.start));
+	}
+	specs = xcalloc((size_t)nargs + 1, sizeof(*specs));
+	for (int i = 0; i < nargs; i++) {
+		yaml_node_t *a = yaml_document_get_node(&ld->doc, v[2]->data.sequence.items.start[i]);
+		if (load_arg(ld, a, sig->input_types[i], &specs[i]) < 0)
+			goto cleanup;
+		if (specs[i].kind == ARG_RANGE) {
+			has_range = 1;
+			total *= (size_t)(specs[i].hi - specs[i].lo + 1);
+			if (total > MAX_CASES_PER_PROBLEM) {
+				fail(ld, a, "this case expands to more than %d tests", MAX_CASES_PER_PROBLEM);
+				goto cleanup;
+			}
+		}
+		if (specs[i].kind == ARG_RANDOM || specs[i].kind == ARG_RANDOM_ARRAY)
+			has_random = 1;
+	}
+	if (v[4]) {
+		if (!has_random) {
+			fail(ld, v[4], "count only applies to random arguments");
+			goto cleanup;
+		}
+		if (get_integer(ld, v[4], "count", &count) < 0)
+			goto cleanup;
+		if (count < 1 || count > MAX_CASES_PER_PROBLEM) {
+			fail(ld, v[4], "count must be between 1 and %d", MAX_CASES_PER_PROBLEM);
+			goto cleanup;
+		}
+	}
+	total *= (size_t)count;
+	if (total + (size_t)p->ncases > MAX_CASES_PER_PROBLEM) {
+		fail(ld, n, "the problem would have more than %d tests", MAX_CASES_PER_PROBLEM);
+		goto cleanup;
+	}
+	/* reproducible default seed: problem id, group name and entry position */
+	hash_init(&h);
+	hash_add(&h, p->id, strlen(p->id));
+	hash_add(&h, g->name, strlen(g->name));
+	hash_add(&h, &entry_index, sizeof(entry_index));
+	seed = (long long)h.a;
+	if (v[5]) {
+		if (!has_random) {
+			fail(ld, v[5], "seed only applies to random arguments");
+			goto cleanup;
+		}
+		if (get_integer(ld, v[5], "seed", &seed) < 0)
+			goto cleanup;
+	}
+	if (v[3]) {
+		if (has_range || has_random) {
+			fail(ld, v[3], "expected can only be given for a single explicit call");
+			goto cleanup;
+		}
+		if (sig->ret == VT_BOOL ? get_bool(ld, v[3], "expected", &expected) < 0
+					: (get_integer(ld, v[3], "expected", &expected) < 0 ||
+					   check_fits(ld, v[3], sig->ret, expected, "expected value") < 0))
+			goto cleanup;
+	}
+	if (v[0] && (has_range || has_random)) {
+		fail(ld, v[0], "name can only be given for a single explicit call");
+		goto cleanup;
+	}
+
+	{
+		uint64_t state = (uint64_t)seed;
+		for (size_t k = 0; k < total; k++) {
+			struct test_case *tc = new_case(ld);
+			size_t rest = k / (size_t)count; /* ranges vary slowest-last */
+			tc->group = group_index;
+			tc->func = func;
+			tc->line = (int)n->start_mark.line + 1;
+			tc->args = xcalloc((size_t)nargs + 1, sizeof(struct value));
+			tc->has_expected = v[3] != NULL;
+			tc->expected = expected;
+			if (v[0])
+				tc->name = xstrdup(scalar(v[0]));
+			for (int i = nargs - 1; i >= 0; i--) {
+				struct arg_spec *s = &specs[i];
+				struct value *a = &tc->args[i];
+				a->type = sig->input_types[i];
+				switch (s->kind) {
+				case ARG_LITERAL:
+					value_copy(a, &s->literal);
+					break;
+				case ARG_RANGE: {
+					size_t span = (size_t)(s->hi - s->lo + 1);
+					a->i = s->lo + (long long)(rest % span);
+					rest /= span;
+					break;
+				}
+				case ARG_RANDOM:
+					a->i = rng_range(&state, s->lo, s->hi);
+					break;
+				case ARG_RANDOM_ARRAY:
+					a->len = (size_t)rng_range(&state, s->len_lo, s->len_hi);
+					a->arr = xcalloc(a->len + 1, sizeof(int));
+					for (size_t e = 0; e < a->len; e++)
+						a->arr[e] = (int)rng_range(&state, s->lo, s->hi);
+					break;
+				}
+			}
+			g->ncases++;
+		}
+	}
+	ret = 0;
+cleanup:
+	for (int i = 0; i < nargs; i++)
+		value_release(&specs[i].literal);
+	free(specs);
+	return ret;
+}
+
+static int load_group(struct loader *ld, yaml_node_t *n, int index)
+{
+	static const char *const keys[] = { "name", "visibility", "scoring", "points", "hint",
+					    "limits", "cases", NULL };
+	yaml_node_t *v[7];
+	struct problem *p = ld->p;
+	struct group *g = &p->groups[index];
+
+	if (read_mapping(ld, n, "a group", keys, v) < 0 ||
+	    require(ld, n, v[0], "name", "a group") < 0 ||
+	    require(ld, n, v[3], "points", "a group") < 0 ||
+	    require(ld, n, v[6], "cases", "a group") < 0 ||
+	    get_string(ld, v[0], "name", &g->name) < 0)
+		return -1;
+	for (int i = 0; i < index; i++)
+		if (!strcmp(p->groups[i].name, g->name))
+			return fail(ld, v[0], "duplicate group name '%s'", g->name);
+	g->visibility = VIS_PUBLIC;
+	if (v[1]) {
+		if (expect_type(ld, v[1], YAML_SCALAR_NODE, "visibility") < 0)
+			return -1;
+		if (!strcmp(scalar(v[1]), "hidden"))
+			g->visibility = VIS_HIDDEN;
+		else if (strcmp(scalar(v[1]), "public"))
+			return fail(ld, v[1], "visibility must be public or hidden, not '%s'", scalar(v[1]));
+	}
+	g->scoring = SCORE_SUM;
+	if (v[2]) {
+		if (expect_type(ld, v[2], YAML_SCALAR_NODE, "scoring") < 0)
+			return -1;
+		if (!strcmp(scalar(v[2]), "all-or-nothing"))
+			g->scoring = SCORE_ALL_OR_NOTHING;
+		else if (strcmp(scalar(v[2]), "sum"))
+			return fail(ld, v[2], "scoring must be sum or all-or-nothing, not '%s'", scalar(v[2]));
+	}
+	if (get_number(ld, v[3], "points", &g->points) < 0)
+		return -1;
+	if (v[4] && get_string(ld, v[4], "hint", &g->hint) < 0)
+		return -1;
+	if (v[5] && load_limits(ld, v[5], &g->limits, "group limits") < 0)
+		return -1;
+	inherit_limits(&g->limits, &p->limits);
+	if (!g->limits.wall_ms) {
+		/* a backstop well above the CPU limit: sleeping and stopped programs only */
+		unsigned cpu = g->limits.cpu_ms ? g->limits.cpu_ms : 10000;
+		g->limits.wall_ms = cpu * 2 + 1000;
+	}
+	if (expect_type(ld, v[6], YAML_SEQUENCE_NODE, "cases") < 0)
+		return -1;
+	g->first_case = p->ncases;
+	for (yaml_node_item_t *it = v[6]->data.sequence.items.start; it < v[6]->data.sequence.items.top; it++)
+		if (load_case(ld, yaml_document_get_node(&ld->doc, *it), index,
+			      (int)(it - v[6]->data.sequence.items.start)) < 0)
+			return -1;
+	if (!g->ncases)
+		return fail(ld, v[6], "group '%s' has no cases", g->name);
+	return 0;
+}
+
+static int valid_id(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return 0;
+	return 1;
+}
+
+/* Give every case a unique, display-safe name.  Hidden cases never show inputs. */
+static void name_cases(struct problem *p)
+{
+	for (int k = 0; k < p->ncases; k++) {
+		struct test_case *tc = &p->cases[k];
+		const struct group *g = &p->groups[tc->group];
+		int dup = 0;
+		if (!tc->name) {
+			struct strbuf sb = STRBUF_INIT;
+			if (g->visibility == VIS_HIDDEN)
+				strbuf_addf(&sb, "%s/%d", g->name, k - g->first_case + 1);
+			else {
+				strbuf_addf(&sb, "%s/", g->name);
+				test_case_format_call(&sb, p, tc);
+			}
+			tc->name = strbuf_detach(&sb);
+		}
+		for (int j = 0; j < k; j++)
+			if (!strcmp(p->cases[j].name, tc->name))
+				dup = 1;
+		if (dup) {
+			char *old = tc->name;
+			tc->name = xasprintf("%s#%d", old, k + 1);
+			free(old);
+		}
+	}
+}
+
+static int load_document(struct loader *ld, yaml_node_t *root)
+{
+	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
+					    "equivalent_to", NULL };
+	yaml_node_t *v[7];
+	struct problem *p = ld->p;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!root)
+		return fail(ld, NULL, "the file is empty");
+	if (read_mapping(ld, root, "the problem", keys, v) < 0)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (i != 4 && require(ld, root, v[i], keys[i], "the problem") < 0)
+			return -1;
+	if (get_string(ld, v[0], "id", &p->id) < 0 ||
+	    get_string(ld, v[1], "title", &p->title) < 0 ||
+	    get_string(ld, v[2], "source", &p->source) < 0)
+		return -1;
+	if (!valid_id(p->id))
+		return fail(ld, v[0], "id '%s' may only hold letters, digits, '_' and '-'", p->id);
+	if (strlen(p->source) < 3 || strcmp(p->source + strlen(p->source) - 2, ".c") || strchr(p->source, '/'))
+		return fail(ld, v[2], "source must be a file name ending in .c, not '%s'", p->source);
+	if (expect_type(ld, v[3], YAML_SEQUENCE_NODE, "functions") < 0)
+		return -1;
+	p->nfuncs = (int)(v[3]->data.sequence.items.top - v[3]->data.sequence.items.start);
+	if (!p->nfuncs)
+		return fail(ld, v[3], "functions must list at least one C signature");
+	p->funcs = xcalloc((size_t)p->nfuncs, sizeof(*p->funcs));
+	for (int i = 0; i < p->nfuncs; i++) {
+		yaml_node_t *f = yaml_document_get_node(&ld->doc, v[3]->data.sequence.items.start[i]);
+		if (expect_type(ld, f, YAML_SCALAR_NODE, "a function signature") < 0)
+			return -1;
+		if (signature_parse(&p->funcs[i], scalar(f), &err) < 0) {
+			fail(ld, f, "bad signature '%s': %s", scalar(f), err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+		for (int j = 0; j < i; j++)
+			if (!strcmp(p->funcs[j].name, p->funcs[i].name))
+				return fail(ld, f, "function '%s' is listed twice", p->funcs[i].name);
+	}
+	if (v[4] && load_limits(ld, v[4], &p->limits, "limits") < 0)
+		return -1;
+	if (v[6] && get_string(ld, v[6], "equivalent_to", &p->equivalent_to) < 0)
+		return -1;
+	if (!p->limits.cpu_ms && !p->limits.cpu_factor)
+		p->limits.cpu_ms = DEFAULT_CPU_MS;
+	if (!p->limits.memory_mb)
+		p->limits.memory_mb = DEFAULT_MEMORY_MB;
+	if (!p->limits.output_kb)
+		p->limits.output_kb = DEFAULT_OUTPUT_KB;
+	if (expect_type(ld, v[5], YAML_SEQUENCE_NODE, "groups") < 0)
+		return -1;
+	p->ngroups = (int)(v[5]->data.sequence.items.top - v[5]->data.sequence.items.start);
+	if (!p->ngroups)
+		return fail(ld, v[5], "groups must hold at least one group");
+	p->groups = xcalloc((size_t)p->ngroups, sizeof(*p->groups));
+	for (int i = 0; i < p->ngroups; i++)
+		if (load_group(ld, yaml_document_get_node(&ld->doc, v[5]->data.sequence.items.start[i]), i) < 0)
+			return -1;
+	for (int i = 0; i < p->ngroups; i++) {
+		const struct group *g = &p->groups[i];
+		p->max_score += g->scoring == SCORE_SUM ? g->points * g->ncases : g->points;
+	}
+	name_cases(p);
+	return 0;
+}
+
+int problem_load(struct problem *p, const char *path, struct strbuf *err)
+{
+	struct loader ld;
+	yaml_parser_t parser;
+	struct strbuf content = STRBUF_INIT;
+	struct hash128 h;
+	int have_doc = 0, ret = -1;
+
+	memset(&ld, 0, sizeof(ld));
+	ld.path = path;
+	ld.err = err;
+	ld.p = p;
+	memset(p, 0, sizeof(*p));
+	p->path = xstrdup(path);
+	if (read_file(&content, path) < 0) {
+		strbuf_addf(err, "%s: cannot read: %s\n", path, strerror(errno));
+		goto cleanup;
+	}
+	hash_init(&h);
+	hash_add(&h, content.buf, content.len);
+	hash_hex(&h, p->digest);
+	if (!yaml_parser_initialize(&parser))
+		die("cannot initialise the YAML parser");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)content.buf, content.len);
+	if (!yaml_parser_load(&parser, &ld.doc)) {
+		strbuf_addf(err, "%s:%zu:%zu: YAML syntax error: %s%s%s\n", path,
+			    parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			    parser.problem ? parser.problem : "unknown",
+			    parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		goto cleanup;
+	}
+	have_doc = 1;
+	yaml_parser_delete(&parser);
+	if (load_document(&ld, yaml_document_get_root_node(&ld.doc)) < 0)
+		goto cleanup;
+	ret = 0;
+cleanup:
+	if (have_doc)
+		yaml_document_delete(&ld.doc);
+	strbuf_release(&content);
+	if (ret)
+		problem_release(p);
+	return ret;
+}
+
+void problem_release(struct problem *p)
+{
+	for (int i = 0; i < p->nfuncs; i++)
+		signature_release(&p->funcs[i]);
+	free(p->funcs);
+	for (int i = 0; i < p->ngroups; i++) {
+		free(p->groups[i].name);
+		free(p->groups[i].hint);
+	}
+	free(p->groups);
+	for (int k = 0; k < p->ncases; k++) {
+		struct test_case *tc = &p->cases[k];
+		if (tc->args)
+			for (int i = 0; i < p->funcs[tc->func].ninputs; i++)
+				value_release(&tc->args[i]);
+		free(tc->args);
+		free(tc->name);
+	}
+	free(p->cases);
+	free(p->id);
+	free(p->title);
+	free(p->source);
+	free(p->path);
+	free(p->equivalent_to);
+	memset(p, 0, sizeof(*p));
+}
+
+static int compare_problems(const void *a, const void *b)
+{
+	return strcmp(((const struct problem *)a)->id, ((const struct problem *)b)->id);
+}
+
+int problem_set_load(struct problem_set *set, const char *dir, struct strbuf *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t alloc = 0;
+	int ret = 0;
+
+	set->dir = xstrdup(dir);
+	if (!d) {
+		strbuf_addf(err, "%s: cannot open the problems directory: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char *path;
+		struct problem p;
+		if (de->d_name[0] == '.' ||
+		    !((l > 5 && !strcmp(de->d_name + l - 5, ".yaml")) || (l > 4 && !strcmp(de->d_name + l - 4, ".yml"))))
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (problem_load(&p, path, err) < 0) {
+			ret = -1;
+		} else {
+			ALLOC_GROW(set->problems, set->nproblems + 1, alloc);
+			set->problems[set->nproblems++] = p;
+		}
+		free(path);
+	}
+	closedir(d);
+	if (set->nproblems)
+		qsort(set->problems, (size_t)set->nproblems, sizeof(*set->problems), compare_problems);
+	for (int i = 1; i < set->nproblems; i++)
+		if (!strcmp(set->problems[i].id, set->problems[i - 1].id)) {
+			strbuf_addf(err, "%s:1:1: duplicate problem id '%s' (also in %s)\n",
+				    set->problems[i].path, set->problems[i].id, set->problems[i - 1].path);
+			ret = -1;
+		}
+	for (int i = 0; i < set->nproblems; i++) {
+		const struct problem *p = &set->problems[i];
+		const struct problem *q = p->equivalent_to ? problem_set_find(set, p->equivalent_to) : NULL;
+		if (p->equivalent_to && !q) {
+			strbuf_addf(err, "%s:1:1: equivalent_to names no problem '%s'\n", p->path, p->equivalent_to);
+			ret = -1;
+		} else if (q && (q->nfuncs != p->nfuncs || q == p)) {
+			strbuf_addf(err, "%s:1:1: equivalent_to '%s' must be another problem with the same functions\n",
+				    p->path, p->equivalent_to);
+			ret = -1;
+		}
+	}
+	for (int i = 0; i < set->nproblems; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcasecmp(set->problems[i].source, set->problems[j].source)) {
+				strbuf_addf(err, "%s:1:1: source '%s' is already used by problem '%s'\n",
+					    set->problems[i].path, set->problems[i].source, set->problems[j].id);
+				ret = -1;
+			}
+	if (!ret && !set->nproblems) {
+		strbuf_addf(err, "%s: no problem files (*.yaml) found\n", dir);
+		ret = -1;
+	}
+	return ret;
+}
+
+void problem_set_release(struct problem_set *set)
+{
+	for (int i = 0; i < set->nproblems; i++)
+		problem_release(&set->problems[i]);
+	free(set->problems);
+	free(set->dir);
+	set->problems = NULL;
+	set->nproblems = 0;
+	set->dir = NULL;
+}
+
+struct problem *problem_set_find(const struct problem_set *set, const char *id)
+{
+	for (int i = 0; i < set->nproblems; i++)
+		if (!strcmp(set->problems[i].id, id))
+			return &set->problems[i];
+	return NULL;
+}
+
+const char *visibility_name(enum visibility v)
+{
+	return v == VIS_HIDDEN ? "hidden" : "public";
+}
+
+const char *scoring_name(enum scoring s)
+{
+	return s == SCORE_ALL_OR_NOTHING ? "all-or-nothing" : "sum";
+}
+
+void test_case_format_call(struct strbuf *sb, const struct problem *p, const struct test_case *tc)
+{
+	const struct signature *sig = &p->funcs[tc->func];
+	strbuf_addf(sb, "%s(", sig->name);
+	for (int i = 0; i < sig->ninputs; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		value_format(sb, &tc->args[i], 8);
+	}
+	strbuf_addch(sb, ')');
+}

@@ -1,0 +1,86 @@
+/*
+ * result.h - the result model: what grading found, independent of how it
+ * is shown.  Every report format (report_*.c) is a thin writer over it.
+ *
+ * Ownership: a struct grade_result owns its problems, tests and strings;
+ * grade_result_release() frees them.  It points at (does not own) the
+ * problems and cases of the problem set it was graded against, which must
+ * outlive it.
+ */
+#ifndef GRADER_RESULT_H
+#define GRADER_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "problem.h"
+
+/* DOMjudge's spellings, plus missing, forbidden, skipped and judge-error */
+enum verdict {
+	V_CORRECT,
+	V_WRONG_ANSWER,
+	V_TIMELIMIT,
+	V_MEMORY_LIMIT,
+	V_RUN_ERROR,
+	V_OUTPUT_LIMIT,
+	V_NO_OUTPUT,
+	V_COMPILER_ERROR,
+	V_MISSING,
+	V_FORBIDDEN,
+	V_SKIPPED,      /* not run: an earlier test of an all-or-nothing group failed */
+	V_JUDGE_ERROR,  /* the grader could not judge this test (never the student's fault) */
+	V_COUNT
+};
+
+const char *verdict_name(enum verdict v);        /* "wrong-answer" */
+const char *verdict_words(enum verdict v);       /* "wrong answer" for students */
+int verdict_from_name(const char *name);         /* -1 if unknown */
+
+struct test_result {
+	const struct test_case *tc;
+	enum verdict verdict;
+	double score, max_score;
+	unsigned time_ms;          /* CPU time */
+	unsigned wall_ms;
+	unsigned limit_ms;         /* the CPU limit that applied */
+	unsigned long long peak_kb;/* peak resident memory */
+	bool has_actual;
+	long long actual;          /* the answer, when one came back */
+	bool has_expected;
+	long long expected;
+	char *message;             /* why, in words (NULL when correct) */
+	char *output;              /* captured stdout+stderr (truncated), may be NULL */
+	unsigned long long output_total; /* bytes printed in all */
+};
+
+struct problem_result {
+	const struct problem *problem;
+	double score, max_score;
+	struct test_result *tests; /* problem->ncases entries, in case order */
+	int ntests;
+	char *source;              /* file found in the submission, or NULL */
+	char *build_message;       /* compiler output etc. when it did not build */
+	enum verdict build_verdict;/* V_CORRECT when it built */
+	unsigned compile_ms;
+};
+
+struct grade_result {
+	char *submission;          /* the graded directory */
+	struct problem_result *problems;
+	int nproblems;
+	double score, max_score;
+	double elapsed_s;
+	char *isolation;           /* sandbox_describe() at grading time */
+	bool internal_error;       /* some test could not be judged */
+};
+
+void grade_result_release(struct grade_result *r);
+
+/* Sum scores after all verdicts are in; applies all-or-nothing groups. */
+void problem_result_score(struct problem_result *pr);
+void grade_result_score(struct grade_result *r);
+
+/* Tests not correct (skipped counts as not correct). */
+int grade_result_failures(const struct grade_result *r);
+
+#endif

@@ -1,0 +1,519 @@
+/* runner.c - see runner.h for the theory of operation */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runtime/protocol.h"
+#include "sandbox.h"
+
+volatile sig_atomic_t grader_interrupted;
+
+/* how long a fresh runner may take to say hello */
+#define STARTUP_MS 5000u
+#define MAX_SLOTS 256
+
+enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
+
+struct slot {
+	enum slot_state state;
+	pid_t pid;
+	int ctl_fd, status_fd;
+	const char *runner;
+	unsigned memory_mb;
+	uint64_t present;
+	int task;              /* index of the task in progress, or -1 */
+	uint64_t started_us, deadline_us;
+	struct strbuf out;     /* request bytes not yet written */
+	size_t out_pos;
+	struct strbuf in;      /* report bytes received */
+};
+
+struct pool {
+	int nslots;
+	struct slot slots[MAX_SLOTS];
+	const struct strbuf *filters;
+	char *workdir;
+};
+
+void run_task_release(struct run_task *t)
+{
+	strbuf_release(&t->args);
+	free(t->message);
+	free(t->output);
+	t->message = t->output = NULL;
+}
+
+struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir)
+{
+	struct pool *pool = xcalloc(1, sizeof(*pool));
+	if (slots < 1)
+		slots = 1;
+	if (slots > MAX_SLOTS)
+		slots = MAX_SLOTS;
+	pool->nslots = slots;
+	pool->filters = filters;
+	pool->workdir = xstrdup(workdir);
+	for (int i = 0; i < slots; i++) {
+		pool->slots[i].ctl_fd = pool->slots[i].status_fd = -1;
+		pool->slots[i].task = -1;
+		pool->slots[i].out = (struct strbuf)STRBUF_INIT;
+		pool->slots[i].in = (struct strbuf)STRBUF_INIT;
+	}
+	return pool;
+}
+
+static void slot_stop(struct slot *s)
+{
+	int status;
+	if (s->pid > 0) {
+		sandbox_kill(s->pid);
+		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (s->ctl_fd >= 0)
+		close(s->ctl_fd);
+	if (s->status_fd >= 0)
+		close(s->status_fd);
+	s->pid = -1;
+	s->ctl_fd = s->status_fd = -1;
+	s->state = SLOT_EMPTY;
+	s->runner = NULL;
+	strbuf_reset(&s->out);
+	strbuf_reset(&s->in);
+	s->out_pos = 0;
+}
+
+/* Kill the zygote and return how it ended (for messages), reaping it. */
+static int slot_kill_status(struct slot *s)
+{
+	int status = 0;
+	if (s->pid > 0) {
+		sandbox_kill(s->pid);
+		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+			;
+		s->pid = -1;
+	}
+	slot_stop(s);
+	return status;
+}
+
+static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, struct strbuf *err)
+{
+	int ctl[2] = { -1, -1 }, st[2] = { -1, -1 }, flt[2] = { -1, -1 };
+	char *argv[] = { "runner", NULL };
+	struct sandbox_spawn sp;
+	unsigned long long mem = (unsigned long long)t->zygote_memory_mb << 20;
+	int ret = -1;
+
+	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(st, O_CLOEXEC) < 0 || pipe2(flt, O_CLOEXEC) < 0) {
+		strbuf_addf(err, "cannot create pipes: %s", strerror(errno));
+		goto cleanup;
+	}
+	/* the filter programs fit in the pipe buffer: write them before the start */
+	if (write_all(flt[1], pool->filters->buf, pool->filters->len) < 0) {
+		strbuf_addf(err, "cannot pass the seccomp filters: %s", strerror(errno));
+		goto cleanup;
+	}
+	close(flt[1]);
+	flt[1] = -1;
+	memset(&sp, 0, sizeof(sp));
+	sp.path = t->runner;
+	sp.argv = argv;
+	sp.workdir = pool->workdir;
+	sp.fds[0] = sp.fds[1] = sp.fds[2] = -1;
+	sp.fds[GR_FD_CONTROL] = ctl[0];
+	sp.fds[GR_FD_STATUS] = st[1];
+	sp.fds[GR_FD_FILTER] = flt[0];
+	sp.nfds = 6;
+	sp.limits.address_space = mem + (64ull << 20);
+	sp.limits.stack = mem;
+	sp.limits.file_size = 0;
+	sp.limits.nproc = 0;
+	sp.use_namespaces = true;
+	s->pid = sandbox_spawn(&sp, err);
+	if (s->pid < 0)
+		goto cleanup;
+	s->ctl_fd = ctl[1];
+	s->status_fd = st[0];
+	ctl[1] = st[0] = -1;
+	fcntl(s->ctl_fd, F_SETFL, O_NONBLOCK);
+	fcntl(s->status_fd, F_SETFL, O_NONBLOCK);
+	s->state = SLOT_STARTING;
+	s->runner = t->runner;
+	s->memory_mb = t->zygote_memory_mb;
+	s->started_us = now_us();
+	s->deadline_us = s->started_us + STARTUP_MS * 1000ull;
+	ret = 0;
+cleanup:
+	for (int i = 0; i < 2; i++) {
+		if (ctl[i] >= 0)
+			close(ctl[i]);
+		if (st[i] >= 0)
+			close(st[i]);
+		if (flt[i] >= 0)
+			close(flt[i]);
+	}
+	return ret;
+}
+
+static void finish_task(struct run_task *t, enum verdict v, char *message)
+{
+	t->done = true;
+	t->verdict = v;
+	free(t->message);
+	t->message = message;
+}
+
+static const char *signal_words(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+		return "SIGSEGV: segmentation fault - an invalid memory access (a bad pointer, an index out of "
+		       "bounds, or a stack overflow from too deep recursion)";
+	case SIGBUS:
+		return "SIGBUS: bus error - an invalid memory access";
+	case SIGFPE:
+		return "SIGFPE: arithmetic error - probably a division by zero";
+	case SIGABRT:
+		return "SIGABRT: aborted - abort() or a failed assert()";
+	case SIGILL:
+		return "SIGILL: illegal instruction";
+	case SIGKILL:
+		return "SIGKILL: killed";
+	case SIGPIPE:
+		return "SIGPIPE: wrote to a closed pipe";
+	case SIGSYS:
+		return "SIGSYS: a forbidden system call";
+	default:
+		return strsignal(sig);
+	}
+}
+
+/* Turn a case report into a provisional verdict (correctness is judged later). */
+static void judge_report(struct run_task *t, const struct gr_report *r, const char *output)
+{
+	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
+	t->cpu_used_ms = (unsigned)(r->cpu_us / 1000);
+	t->peak_kb = r->maxrss_kb;
+	t->output_total = r->output_total;
+	free(t->output);
+	t->output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
+
+	if (r->flags & GR_BAD_REQUEST) {
+		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not read the test's arguments"));
+	} else if (r->flags & GR_SPAWN_FAILED) {
+		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not start the test"));
+	} else if (r->flags & GR_FORBIDDEN) {
+		finish_task(t, V_FORBIDDEN, xasprintf("your code made the system call '%s', which is not allowed "
+						       "while grading (no files, processes, signals or network)",
+						       sandbox_syscall_name(r->syscall_nr)));
+	} else if (r->flags & GR_NOMEM) {
+		finish_task(t, V_MEMORY_LIMIT, xasprintf("an allocation of %llu bytes failed: the memory limit is %u MiB",
+							 (unsigned long long)r->nomem_bytes, t->memory_mb));
+	} else if (r->flags & GR_OUTPUT_LIMIT) {
+		finish_task(t, V_OUTPUT_LIMIT, xasprintf("printed more than %u KiB (stdout and stderr together); "
+							 "remove debugging output", t->output_kb));
+	} else if (WIFSIGNALED(r->wait_status)) {
+		int sig = WTERMSIG(r->wait_status);
+		if ((sig == SIGKILL && t->cpu_used_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
+			finish_task(t, V_TIMELIMIT, xasprintf("used more than the CPU time limit of %u ms", t->cpu_ms));
+		else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) &&
+			 r->maxrss_kb * 10 >= mem_kb * 9)
+			finish_task(t, V_MEMORY_LIMIT, xasprintf("crashed (%s) after using %llu MiB, at the memory limit of %u MiB",
+								 strsignal(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
+		else if (sig == SIGSYS)
+			finish_task(t, V_FORBIDDEN, xstrdup("your code made a system call that is not allowed while grading"));
+		else
+			finish_task(t, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
+	} else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122) {
+		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed for this test"));
+	} else if (!(r->flags & GR_ANSWERED)) {
+		finish_task(t, V_NO_OUTPUT, xasprintf("%s ended the program (exit code %d) before returning an answer: "
+						      "do not call exit() or close file descriptors",
+						      t->function_name, WIFEXITED(r->wait_status) ? WEXITSTATUS(r->wait_status) : -1));
+	} else {
+		t->answered = true;
+		t->answer = r->answer;
+		finish_task(t, V_CORRECT, NULL);
+	}
+}
+
+/* The zygote died or broke protocol while running (or starting) task t. */
+static void runner_lost(struct slot *s, struct run_task *t, bool starting)
+{
+	int status = slot_kill_status(s);
+	const char *when = starting ? "while starting (before main: a constructor?)" : "outside the test";
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 121)
+		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed (seccomp refused the filter)"));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not be started"));
+	else if (WIFSIGNALED(status))
+		finish_task(t, V_RUN_ERROR, xasprintf("the program crashed %s with %s", when, signal_words(WTERMSIG(status))));
+	else
+		finish_task(t, V_RUN_ERROR, xasprintf("the program ended %s (exit code %d)", when,
+						      WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+}
+
+static void send_request(struct slot *s, struct run_task *t, int task_index)
+{
+	struct gr_request rq;
+	memset(&rq, 0, sizeof(rq));
+	rq.magic = GR_MAGIC_REQUEST;
+	rq.size = (uint32_t)t->args.len;
+	rq.case_id = (uint32_t)task_index;
+	rq.function = (uint32_t)t->function;
+	rq.cpu_ms = t->cpu_ms;
+	rq.memory_mb = t->memory_mb;
+	rq.output_kb = t->output_kb;
+	strbuf_reset(&s->out);
+	s->out_pos = 0;
+	strbuf_add(&s->out, &rq, sizeof(rq));
+	strbuf_add(&s->out, t->args.buf, t->args.len);
+	s->state = SLOT_RUNNING;
+	s->task = task_index;
+	s->started_us = now_us();
+	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
+}
+
+/* Handle bytes from the zygote; returns -1 when the slot must be torn down. */
+static int slot_input(struct slot *s, struct run_task *tasks)
+{
+	bool eof = false;
+	for (;;) {
+		char buf[65536];
+		ssize_t n = read(s->status_fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			eof = true; /* parse what came before the end */
+			break;
+		}
+		strbuf_add(&s->in, buf, (size_t)n);
+		if (s->in.len > (1u << 20))
+			return -1; /* a runner does not send that much: protocol broken */
+	}
+	for (;;) {
+		uint32_t magic;
+		if (s->in.len < sizeof(magic))
+			return eof ? -1 : 0;
+		memcpy(&magic, s->in.buf, sizeof(magic));
+		if (s->state == SLOT_STARTING && magic == GR_MAGIC_HELLO) {
+			struct gr_hello h;
+			if (s->in.len < sizeof(h))
+				return eof ? -1 : 0;
+			memcpy(&h, s->in.buf, sizeof(h));
+			s->present = h.present;
+			s->state = SLOT_READY;
+			memmove(s->in.buf, s->in.buf + sizeof(h), s->in.len - sizeof(h));
+			s->in.len -= sizeof(h);
+			continue;
+		}
+		if (magic == GR_MAGIC_FORBID || (s->state == SLOT_RUNNING && magic == GR_MAGIC_REPORT)) {
+			struct gr_report r;
+			if (s->in.len < sizeof(r))
+				return eof ? -1 : 0;
+			memcpy(&r, s->in.buf, sizeof(r));
+			if (magic == GR_MAGIC_FORBID) {
+				/* the zygote itself (a constructor) made a forbidden call */
+				if (s->task >= 0)
+					finish_task(&tasks[s->task], V_FORBIDDEN,
+						    xasprintf("your program made the system call '%s' while starting "
+							      "(before main: a constructor?), which is not allowed",
+							      sandbox_syscall_name(r.syscall_nr)));
+				return -1;
+			}
+			if (r.output_kept > GR_OUTPUT_KEEP || r.case_id != (uint32_t)s->task)
+				return -1;
+			if (s->in.len < sizeof(r) + r.output_kept)
+				return eof ? -1 : 0;
+			tasks[s->task].wall_used_ms = (unsigned)((now_us() - s->started_us) / 1000);
+			judge_report(&tasks[s->task], &r, s->in.buf + sizeof(r));
+			memmove(s->in.buf, s->in.buf + sizeof(r) + r.output_kept, s->in.len - sizeof(r) - r.output_kept);
+			s->in.len -= sizeof(r) + r.output_kept;
+			s->task = -1;
+			s->state = SLOT_READY;
+			continue;
+		}
+		return -1; /* anything else: the runner is not speaking our protocol */
+	}
+}
+
+static int slot_output(struct slot *s)
+{
+	while (s->out_pos < s->out.len) {
+		ssize_t n = write(s->ctl_fd, s->out.buf + s->out_pos, s->out.len - s->out_pos);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0)
+			return -1;
+		s->out_pos += (size_t)n;
+	}
+	return 0;
+}
+
+int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_group_on_failure,
+	     bool (*judge)(const struct run_task *t, void *ctx), void *ctx)
+{
+	int next = 0, done = 0;
+	bool *failed_group = NULL;
+	int max_key = -1;
+
+	for (int i = 0; i < ntasks; i++)
+		if (tasks[i].group_key > max_key)
+			max_key = tasks[i].group_key;
+	failed_group = xcalloc((size_t)max_key + 2, sizeof(bool));
+
+	while (done < ntasks) {
+		struct pollfd p[2 * MAX_SLOTS];
+		int owner[2 * MAX_SLOTS], np = 0;
+		uint64_t now, nearest = UINT64_MAX;
+		int timeout;
+
+		if (grader_interrupted)
+			break;
+		/* give idle slots work */
+		for (int k = 0; k < pool->nslots; k++) {
+			struct slot *s = &pool->slots[k];
+			struct run_task *t;
+			if (s->task >= 0 || s->state == SLOT_STARTING)
+				continue;
+			while (next < ntasks && stop_group_on_failure && tasks[next].group_key >= 0 &&
+			       failed_group[tasks[next].group_key]) {
+				finish_task(&tasks[next], V_SKIPPED,
+					    xstrdup("not run: an earlier test of this all-or-nothing group failed"));
+				next++;
+				done++;
+			}
+			if (next >= ntasks)
+				break;
+			t = &tasks[next];
+			if (s->state != SLOT_EMPTY && (s->runner != t->runner || s->memory_mb != t->zygote_memory_mb))
+				slot_stop(s);
+			if (s->state == SLOT_EMPTY) {
+				struct strbuf err = STRBUF_INIT;
+				if (slot_start(pool, s, t, &err) < 0) {
+					finish_task(t, V_JUDGE_ERROR, strbuf_detach(&err));
+					next++;
+					done++;
+					k--; /* try this slot again with the next task */
+					continue;
+				}
+			}
+			s->task = next++; /* sent below once the runner is ready */
+		}
+		/* a slot that finished starting may need its request */
+		for (int k = 0; k < pool->nslots; k++) {
+			struct slot *s = &pool->slots[k];
+			if (s->state == SLOT_READY && s->task >= 0) {
+				struct run_task *t = &tasks[s->task];
+				if (t->function < 64 && !(s->present & (1ull << t->function))) {
+					finish_task(t, V_MISSING, xasprintf("your file does not define the function '%s'",
+									   t->function_name));
+					s->task = -1;
+					done++;
+					continue;
+				}
+				send_request(s, t, s->task);
+			}
+		}
+		now = now_us();
+		for (int k = 0; k < pool->nslots; k++) {
+			struct slot *s = &pool->slots[k];
+			if (s->state == SLOT_EMPTY)
+				continue;
+			if (s->task >= 0 && now >= s->deadline_us) {
+				struct run_task *t = &tasks[s->task];
+				bool starting = s->state == SLOT_STARTING;
+				slot_kill_status(s);
+				if (starting)
+					finish_task(t, V_TIMELIMIT, xasprintf("the program did not start within %u ms "
+									      "(something runs forever before main?)", STARTUP_MS));
+				else
+					finish_task(t, V_TIMELIMIT, xasprintf("no answer within the wall-clock limit of %u ms "
+									      "although little CPU time was used: the program "
+									      "was sleeping, waiting or stopped", t->wall_ms));
+				t->wall_used_ms = (unsigned)((now - s->started_us) / 1000);
+				s->task = -1;
+				done++;
+				continue;
+			}
+			if (s->deadline_us < nearest && s->task >= 0)
+				nearest = s->deadline_us;
+			p[np] = (struct pollfd){ s->status_fd, POLLIN, 0 };
+			owner[np++] = k;
+			if (s->out_pos < s->out.len) {
+				p[np] = (struct pollfd){ s->ctl_fd, POLLOUT, 0 };
+				owner[np++] = k;
+			}
+		}
+		if (done >= ntasks)
+			break;
+		timeout = nearest == UINT64_MAX ? 100 : (int)((nearest - now) / 1000 + 1);
+		if (timeout > 100)
+			timeout = 100;
+		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR)
+			break;
+		for (int i = 0; i < np; i++) {
+			struct slot *s = &pool->slots[owner[i]];
+			int task = s->task;
+			bool starting = s->state == SLOT_STARTING;
+			int rc = 0;
+			if (!p[i].revents || s->state == SLOT_EMPTY)
+				continue;
+			if (p[i].events == POLLOUT)
+				rc = slot_output(s);
+			else
+				rc = slot_input(s, tasks);
+			if (task >= 0 && tasks[task].done && s->task != task) {
+				/* a report completed the task */
+				struct run_task *t = &tasks[task];
+				done++;
+				if (stop_group_on_failure && t->group_key >= 0 &&
+				    (t->verdict != V_CORRECT || (judge && !judge(t, ctx))))
+					failed_group[t->group_key] = true;
+			}
+			if (rc < 0) {
+				if (s->task >= 0) {
+					struct run_task *t = &tasks[s->task];
+					if (!t->done)
+						runner_lost(s, t, starting);
+					else
+						slot_stop(s);
+					s->task = -1;
+					done++;
+					if (stop_group_on_failure && t->group_key >= 0)
+						failed_group[t->group_key] = true;
+				} else {
+					slot_stop(s);
+				}
+			}
+		}
+	}
+	free(failed_group);
+	return grader_interrupted ? -1 : 0;
+}
+
+void pool_free(struct pool *pool)
+{
+	if (!pool)
+		return;
+	for (int k = 0; k < pool->nslots; k++) {
+		slot_stop(&pool->slots[k]);
+		strbuf_release(&pool->slots[k].out);
+		strbuf_release(&pool->slots[k].in);
+	}
+	free(pool->workdir);
+	free(pool);
+}

@@ -1,0 +1,472 @@
+/*
+ * runtime.c - the fixed half of every runner; the generated stub is the other
+ * half and the student's file the third.  Compiled and linked by the grader
+ * (grader/build.c), never linked into the grader itself.
+ *
+ * Theory of operation
+ * -------------------
+ * The grader starts one runner per worker slot, inside the sandbox
+ * (grader/sandbox.c: own session, PID/network namespaces where possible,
+ * rlimits, uid nobody when root, empty working directory).  Before any code
+ * of the submission can run - constructors run before main - the
+ * .preinit_array hook below reads two seccomp programs from GR_FD_FILTER and
+ * installs the first ("zygote" filter: no files, no exec, no sockets, no
+ * signals to others, but fork and wait so it can start cases).  Student code
+ * linked into the runner can run before main only through constructors, which
+ * come after .preinit_array; ifunc resolvers, which would come earlier, are
+ * refused at build time.
+ *
+ * main() then says hello and loops: read one request from GR_FD_CONTROL,
+ * fork a child, collect its answer and output, report on GR_FD_STATUS.
+ * The child lowers its limits (CPU timer that sends SIGKILL, address space),
+ * installs the second, stricter filter (no fork either), calls the student's
+ * function through the stub and writes the answer record to GR_FD_ANSWER.
+ *
+ * The zygote never kills anything: the CPU limit is enforced by the kernel in
+ * the child, and the grader enforces the wall-clock backstop by killing the
+ * whole runner (and with it its PID namespace).  The grader trusts a report
+ * only for what the student could have produced anyway: answers are compared
+ * by the grader against values this process never sees.
+ */
+#define _GNU_SOURCE
+#include "protocol.h"
+
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GR_FILTER_MAX 65536
+
+static unsigned char gr_filter_case[GR_FILTER_MAX];
+static uint32_t gr_filter_case_len;
+static int gr_filtered;
+static int gr_answer_fd = -1; /* set in the case child */
+static int gr_report_fd = GR_FD_STATUS;
+
+static int gr_read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int gr_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Replace the pid placeholder in comparisons, then install the program. */
+static int gr_install_filter(unsigned char *prog, uint32_t len)
+{
+	struct sock_filter *insns = (struct sock_filter *)prog;
+	unsigned short count = (unsigned short)(len / sizeof(struct sock_filter));
+	struct sock_fprog fprog = { count, insns };
+	uint32_t self = (uint32_t)getpid();
+
+	for (unsigned short i = 0; i < count; i++)
+		if (insns[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && insns[i].k == GR_PID_PLACEHOLDER)
+			insns[i].k = self;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog);
+}
+
+/*
+ * SIGSYS from a trapped system call: say which call, then end the process.
+ * In the zygote the record goes to the grader; in a case child to the zygote.
+ */
+static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
+{
+	(void)sig;
+	(void)ctx;
+	if (gr_answer_fd >= 0) {
+		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0 };
+		gr_write_full(gr_answer_fd, &a, sizeof(a));
+	} else {
+		struct gr_report r;
+		memset(&r, 0, sizeof(r));
+		r.magic = GR_MAGIC_FORBID;
+		r.syscall_nr = info->si_syscall;
+		gr_write_full(gr_report_fd, &r, sizeof(r));
+	}
+	syscall(SYS_exit_group, 0);
+}
+
+static void gr_preinit(int argc, char **argv, char **envp)
+{
+	static unsigned char zygote_filter[GR_FILTER_MAX];
+	uint32_t len = 0;
+	struct sigaction sa;
+
+	(void)argc;
+	(void)argv;
+	(void)envp;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = gr_on_sigsys;
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(SIGSYS, &sa, NULL);
+	if (gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
+	    (len && gr_read_full(GR_FD_FILTER, zygote_filter, len) < 0) ||
+	    gr_read_full(GR_FD_FILTER, &gr_filter_case_len, sizeof(gr_filter_case_len)) < 0 ||
+	    gr_filter_case_len > GR_FILTER_MAX ||
+	    (gr_filter_case_len && gr_read_full(GR_FD_FILTER, gr_filter_case, gr_filter_case_len) < 0)) {
+		/* no filters offered (or a broken pipe): run unfiltered, the hello says so */
+		len = 0;
+		gr_filter_case_len = 0;
+	}
+	close(GR_FD_FILTER);
+	if (len && gr_filter_case_len) {
+		if (gr_install_filter(zygote_filter, len) < 0)
+			_exit(121); /* the grader reports a sandbox failure */
+		gr_filtered = 1;
+	}
+}
+
+__attribute__((section(".preinit_array"), used))
+static void (*const gr_preinit_entry)(int, char **, char **) = gr_preinit;
+
+/* ---- allocation failures: reported as memory-limit, not as a crash ---- */
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t nmemb, size_t size);
+void *__real_realloc(void *ptr, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t nmemb, size_t size);
+void *__wrap_realloc(void *ptr, size_t size);
+
+static void gr_out_of_memory(size_t bytes)
+{
+	if (gr_answer_fd >= 0) {
+		struct gr_answer a = { GR_MAGIC_NOMEM, 0, (int64_t)bytes };
+		gr_write_full(gr_answer_fd, &a, sizeof(a));
+		_exit(0);
+	}
+}
+
+void *__wrap_malloc(size_t size)
+{
+	void *p = __real_malloc(size);
+	if (!p)
+		gr_out_of_memory(size);
+	return p;
+}
+
+void *__wrap_calloc(size_t nmemb, size_t size)
+{
+	void *p = __real_calloc(nmemb, size);
+	if (!p && nmemb && size)
+		gr_out_of_memory(nmemb * size);
+	return p;
+}
+
+void *__wrap_realloc(void *ptr, size_t size)
+{
+	void *p = __real_realloc(ptr, size);
+	if (!p && size)
+		gr_out_of_memory(size);
+	return p;
+}
+
+/* ---- one case ---- */
+
+static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args, int max)
+{
+	size_t pos = 0;
+	int n = 0;
+	while (pos < size && n < max) {
+		unsigned char kind = buf[pos++];
+		if (kind == GR_INT_ARRAY) {
+			uint32_t len;
+			if (pos + 4 > size)
+				return -1;
+			memcpy(&len, buf + pos, 4);
+			pos += 4;
+			if ((size - pos) / sizeof(int) < len)
+				return -1;
+			args[n].arr = (const int *)(buf + pos); /* aligned: see gr_read_request */
+			args[n].len = (int)len;
+			args[n].i = len;
+			pos += (size_t)len * sizeof(int);
+		} else {
+			int64_t v;
+			if (pos + 8 > size)
+				return -1;
+			memcpy(&v, buf + pos, 8);
+			pos += 8;
+			args[n].i = v;
+			args[n].arr = NULL;
+			args[n].len = 0;
+		}
+		n++;
+	}
+	return pos == size ? n : -1;
+}
+
+static void gr_limit(int resource, rlim_t value)
+{
+	struct rlimit rl = { value, value };
+	setrlimit(resource, &rl);
+}
+
+/* In the child: limits, filter, call, answer.  Never returns. */
+static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args, int answer_fd, int output_fd)
+{
+	const struct gr_function *fn = &gr_functions[rq->function];
+	struct gr_answer a;
+	timer_t timer;
+	struct sigevent ev;
+	struct itimerspec its;
+
+	close(GR_FD_CONTROL);
+	close(GR_FD_STATUS);
+	dup2(output_fd, 1);
+	dup2(output_fd, 2);
+	if (answer_fd != GR_FD_ANSWER) {
+		dup2(answer_fd, GR_FD_ANSWER);
+		close(answer_fd);
+	}
+	close(output_fd);
+	gr_answer_fd = GR_FD_ANSWER;
+
+	/* CPU: a POSIX CPU-time timer delivering SIGKILL at the limit, and the
+	 * coarse RLIMIT_CPU as a second line; the grader's wall clock is the third */
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_SIGNAL;
+	ev.sigev_signo = SIGKILL;
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_sec = rq->cpu_ms / 1000;
+	its.it_value.tv_nsec = (long)(rq->cpu_ms % 1000) * 1000000L;
+	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0)
+		timer_settime(timer, 0, &its, NULL);
+	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
+	gr_limit(RLIMIT_AS, ((rlim_t)rq->memory_mb + 64) << 20);
+	gr_limit(RLIMIT_FSIZE, 0);
+	gr_limit(RLIMIT_CORE, 0);
+	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)
+		_exit(122);
+
+	a.magic = GR_MAGIC_ANSWER;
+	a.syscall_nr = 0;
+	a.value = fn->call(args);
+	fflush(stdout);
+	fflush(stderr);
+	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
+	_exit(0);
+}
+
+static void gr_report_case(const struct gr_report *r, const char *output)
+{
+	if (gr_write_full(gr_report_fd, r, sizeof(*r)) < 0 ||
+	    gr_write_full(gr_report_fd, output, r->output_kept) < 0)
+		_exit(0); /* the grader went away */
+}
+
+static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd)
+{
+	struct gr_report r;
+	static char kept[GR_OUTPUT_KEEP];
+	char buf[65536];
+	unsigned char answer_buf[sizeof(struct gr_answer)];
+	size_t answer_len = 0;
+	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
+	struct rusage ru;
+	int status = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.magic = GR_MAGIC_REPORT;
+	r.case_id = rq->case_id;
+	while (answer_fd >= 0 || output_fd >= 0) {
+		struct pollfd p[2];
+		int np = 0;
+		if (answer_fd >= 0)
+			p[np++] = (struct pollfd){ answer_fd, POLLIN, 0 };
+		if (output_fd >= 0)
+			p[np++] = (struct pollfd){ output_fd, POLLIN, 0 };
+		if (poll(p, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < np; i++) {
+			ssize_t n;
+			if (!p[i].revents)
+				continue;
+			n = read(p[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (p[i].fd == answer_fd) {
+				if (n <= 0) {
+					close(answer_fd);
+					answer_fd = -1;
+					continue;
+				}
+				for (ssize_t k = 0; k < n && answer_len < sizeof(answer_buf); k++)
+					answer_buf[answer_len++] = (unsigned char)buf[k];
+			} else {
+				if (n <= 0) {
+					close(output_fd);
+					output_fd = -1;
+					continue;
+				}
+				for (ssize_t k = 0; k < n && r.output_kept < GR_OUTPUT_KEEP; k++)
+					kept[r.output_kept++] = buf[k];
+				r.output_total += (uint64_t)n;
+				if (r.output_total > limit) {
+					/* stop reading: the child's next write fails with EPIPE/SIGPIPE */
+					r.flags |= GR_OUTPUT_LIMIT;
+					close(output_fd);
+					output_fd = -1;
+				}
+			}
+		}
+	}
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	r.wait_status = status;
+	r.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
+		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
+	r.maxrss_kb = (uint64_t)ru.ru_maxrss;
+	if (answer_len == sizeof(struct gr_answer)) {
+		struct gr_answer a;
+		memcpy(&a, answer_buf, sizeof(a));
+		if (a.magic == GR_MAGIC_ANSWER) {
+			r.flags |= GR_ANSWERED;
+			r.answer = a.value;
+		} else if (a.magic == GR_MAGIC_FORBID) {
+			r.flags |= GR_FORBIDDEN;
+			r.syscall_nr = a.syscall_nr;
+		} else if (a.magic == GR_MAGIC_NOMEM) {
+			r.flags |= GR_NOMEM;
+			r.nomem_bytes = (uint64_t)a.value;
+		}
+	}
+	gr_report_case(&r, kept);
+}
+
+/* Requests are read into memory from mmap so arrays stay int-aligned. */
+static unsigned char *gr_read_request(struct gr_request *rq)
+{
+	static unsigned char *buf;
+	static size_t cap;
+	if (gr_read_full(GR_FD_CONTROL, rq, sizeof(*rq)) < 0)
+		return NULL;
+	if (rq->magic != GR_MAGIC_REQUEST || rq->size > GR_MAX_REQUEST)
+		return NULL;
+	if (rq->size + 8 > cap) {
+		if (buf)
+			munmap(buf, cap);
+		cap = ((size_t)rq->size + 8 + 4095) & ~(size_t)4095;
+		buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (buf == MAP_FAILED) {
+			buf = NULL;
+			cap = 0;
+			return NULL;
+		}
+	}
+	/* put the array payload on a 4-byte boundary: kind(1) + length(4) = 5 bytes
+	 * before the ints, so start the buffer at offset 3 */
+	if (gr_read_full(GR_FD_CONTROL, buf + 3, rq->size) < 0)
+		return NULL;
+	return buf + 3;
+}
+
+int main(void)
+{
+	struct gr_hello hello;
+	struct gr_arg args[64];
+
+	signal(SIGPIPE, SIG_IGN); /* a vanished grader is seen as a write error */
+	gr_stub_init();
+	memset(&hello, 0, sizeof(hello));
+	hello.magic = GR_MAGIC_HELLO;
+	hello.nfunctions = (uint32_t)gr_nfunctions;
+	for (int i = 0; i < gr_nfunctions && i < 64; i++)
+		if (gr_functions[i].present)
+			hello.present |= 1ull << i;
+	hello.filtered = (uint32_t)gr_filtered;
+	hello.pid = (uint32_t)getpid();
+	if (gr_write_full(GR_FD_STATUS, &hello, sizeof(hello)) < 0)
+		return 0;
+
+	for (;;) {
+		struct gr_request rq;
+		const unsigned char *payload = gr_read_request(&rq);
+		int answer_pipe[2], output_pipe[2], nargs;
+		pid_t pid;
+
+		if (!payload)
+			return 0; /* the grader closed the control pipe: done */
+		nargs = gr_decode(payload, rq.size, args, 64);
+		if (nargs < 0 || rq.function >= (uint32_t)gr_nfunctions || nargs != gr_functions[rq.function].nargs) {
+			struct gr_report r;
+			memset(&r, 0, sizeof(r));
+			r.magic = GR_MAGIC_REPORT;
+			r.case_id = rq.case_id;
+			r.flags = GR_BAD_REQUEST;
+			gr_report_case(&r, "");
+			continue;
+		}
+		if (pipe(answer_pipe) < 0)
+			goto spawn_failed;
+		if (pipe(output_pipe) < 0) {
+			close(answer_pipe[0]);
+			close(answer_pipe[1]);
+			goto spawn_failed;
+		}
+		pid = fork();
+		if (pid == 0) {
+			close(answer_pipe[0]);
+			close(output_pipe[0]);
+			signal(SIGPIPE, SIG_DFL);
+			gr_run_child(&rq, args, answer_pipe[1], output_pipe[1]);
+		}
+		close(answer_pipe[1]);
+		close(output_pipe[1]);
+		if (pid < 0) {
+			close(answer_pipe[0]);
+			close(output_pipe[0]);
+			goto spawn_failed;
+		}
+		gr_collect(pid, &rq, answer_pipe[0], output_pipe[0]);
+		continue;
+spawn_failed:
+		{
+			struct gr_report r;
+			memset(&r, 0, sizeof(r));
+			r.magic = GR_MAGIC_REPORT;
+			r.case_id = rq.case_id;
+			r.flags = GR_SPAWN_FAILED;
+			gr_report_case(&r, "");
+		}
+	}
+}

@@ -1,0 +1,83 @@
+/*
+ * sandbox.h - starting untrusted processes (the compiler and the runners)
+ * with as much isolation as this machine allows.
+ *
+ * What is enforced where (see README.md "Isolation model"):
+ *   - sandbox_spawn(): own session and process group; when possible new PID,
+ *     network, IPC and UTS namespaces (as root directly, otherwise through a
+ *     user namespace), so killing the returned pid kills everything it
+ *     started; uid/gid nobody when the grader runs as root; rlimits from
+ *     struct sandbox_limits; an empty environment; a working directory of its
+ *     own; every inherited fd closed except those in spawn->fds.
+ *   - for the compiler (hide_paths): a private mount namespace with an empty
+ *     read-only tmpfs over each hidden directory (problems, reference, cache,
+ *     reports), so `#include` cannot read them.
+ *   - for runners: the seccomp programs from sandbox_filters(), installed
+ *     by the runner itself before any student code (see runtime/runtime.c).
+ */
+#ifndef GRADER_SANDBOX_H
+#define GRADER_SANDBOX_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+struct sandbox_caps {
+	bool seccomp;       /* filters can be built and installed */
+	bool namespaces;    /* PID/net namespaces can be made */
+	bool user_ns;       /* ... only through a user namespace */
+	bool mount_ns;      /* the compiler's view can hide directories */
+	bool drop_uid;      /* running as root: children become nobody */
+	uid_t uid;          /* uid/gid children run as */
+	gid_t gid;
+};
+
+/* Probe once (cheap after the first call).  Never fails: it reports what works. */
+const struct sandbox_caps *sandbox_probe(void);
+/* One line describing the isolation in force, e.g. for reports. */
+const char *sandbox_describe(void);
+/* Warn once on stderr when running without full isolation. */
+void sandbox_warn_once(void);
+
+struct sandbox_limits {
+	unsigned long long address_space; /* bytes; 0: unlimited */
+	unsigned long long stack;         /* bytes; 0: unchanged */
+	unsigned long long file_size;     /* bytes the process may write to files */
+	unsigned cpu_seconds;             /* RLIMIT_CPU; 0: none */
+	unsigned nproc;                   /* RLIMIT_NPROC when not root; 0: none */
+};
+
+struct sandbox_spawn {
+	const char *path;       /* program to exec */
+	char *const *argv;
+	const char *workdir;    /* chdir here before exec */
+	int fds[8];             /* fds[i] becomes fd i in the child; -1: /dev/null */
+	int nfds;               /* how many of fds[] (at least 3) */
+	struct sandbox_limits limits;
+	const char *const *hide_paths; /* NULL-terminated; directories to hide (compiler) */
+	bool use_namespaces;    /* PID/net/IPC namespaces if the machine allows */
+	char *const *envp;      /* environment; NULL: empty */
+};
+
+/*
+ * Start the process.  Returns its pid (>0), or -1 with a message in err
+ * when it could not start (exec failure is reported through a close-on-exec
+ * pipe, git run-command style).  Kill it with sandbox_kill().
+ */
+pid_t sandbox_spawn(const struct sandbox_spawn *spawn, struct strbuf *err);
+
+/* SIGKILL the process and everything it started (namespace init or process group). */
+void sandbox_kill(pid_t pid);
+
+/*
+ * Build the two seccomp programs (zygote, case) as raw BPF into out, in the
+ * format runtime.c reads from GR_FD_FILTER: u32 len, bytes, u32 len, bytes.
+ * Without seccomp support writes two zero lengths.  Returns 0 or -1.
+ */
+int sandbox_filters(struct strbuf *out, struct strbuf *err);
+
+/* Name of a system call of this architecture, or "system call N". Static storage. */
+const char *sandbox_syscall_name(int nr);
+
+#endif

@@ -1,0 +1,245 @@
+/* signature.c - see signature.h */
+#include "signature.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A tiny tokenizer: identifiers and the punctuation ( ) , * [ ] */
+struct lexer {
+	const char *p;
+};
+
+static void skip_space(struct lexer *lx)
+{
+	while (isspace((unsigned char)*lx->p))
+		lx->p++;
+}
+
+/* Next token into tok (identifier or one punctuation char); "" at the end. */
+static void next_token(struct lexer *lx, char tok[64])
+{
+	size_t n = 0;
+	skip_space(lx);
+	if (isalpha((unsigned char)*lx->p) || *lx->p == '_') {
+		while ((isalnum((unsigned char)*lx->p) || *lx->p == '_') && n < 63)
+			tok[n++] = *lx->p++;
+	} else if (*lx->p) {
+		tok[n++] = *lx->p++;
+	}
+	tok[n] = '\0';
+}
+
+static int is_c_keyword(const char *s)
+{
+	static const char *const kw[] = { "bool", "_Bool", "int", "long", "const",
+		"unsigned", "signed", "short", "char", "void", "return", "static",
+		"main", NULL };
+	for (int i = 0; kw[i]; i++)
+		if (!strcmp(s, kw[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Parse a type and an optional name: words until the name, then '*' or '[]'.
+ * Leaves the lexer after the name (and brackets).
+ */
+static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_const,
+			    bool *is_pointer, char **name, struct strbuf *err)
+{
+	char tok[64];
+	int longs = 0, ints = 0, bools = 0;
+	const char *save;
+
+	*is_const = false;
+	*is_pointer = false;
+	*name = NULL;
+	for (;;) {
+		save = lx->p;
+		next_token(lx, tok);
+		if (!strcmp(tok, "const"))
+			*is_const = true;
+		else if (!strcmp(tok, "long"))
+			longs++;
+		else if (!strcmp(tok, "int"))
+			ints++;
+		else if (!strcmp(tok, "bool") || !strcmp(tok, "_Bool"))
+			bools++;
+		else if (!strcmp(tok, "*"))
+			*is_pointer = true;
+		else {
+			lx->p = save;
+			break;
+		}
+	}
+	if (bools && !longs && !ints)
+		*type = VT_BOOL;
+	else if (longs && !bools)
+		*type = VT_LONG;
+	else if (ints == 1 && !bools)
+		*type = VT_INT;
+	else {
+		strbuf_addf(err, "unsupported type near '%.20s' (use bool, int, long long or const int *)", save);
+		return -1;
+	}
+	save = lx->p;
+	next_token(lx, tok);
+	if (isalpha((unsigned char)tok[0]) || tok[0] == '_') {
+		if (is_c_keyword(tok)) {
+			strbuf_addf(err, "'%s' cannot be a name", tok);
+			return -1;
+		}
+		*name = xstrdup(tok);
+		save = lx->p;
+		next_token(lx, tok);
+		if (!strcmp(tok, "[")) {
+			next_token(lx, tok);
+			if (strcmp(tok, "]")) {
+				strbuf_addstr(err, "expected ']' in array parameter");
+				return -1;
+			}
+			*is_pointer = true;
+		} else {
+			lx->p = save;
+		}
+	} else {
+		lx->p = save;
+	}
+	return 0;
+}
+
+int signature_parse(struct signature *sig, const char *text, struct strbuf *err)
+{
+	struct lexer lx = { text };
+	char tok[64];
+	bool is_const, is_pointer;
+	size_t alloc = 0;
+	char *name = NULL;
+
+	memset(sig, 0, sizeof(*sig));
+	if (parse_typed_name(&lx, &sig->ret, &is_const, &is_pointer, &name, err) < 0)
+		goto fail;
+	if (is_pointer) {
+		strbuf_addstr(err, "a function cannot return a pointer here");
+		goto fail;
+	}
+	if (!name) {
+		strbuf_addstr(err, "missing function name");
+		goto fail;
+	}
+	sig->name = name;
+	name = NULL;
+	next_token(&lx, tok);
+	if (strcmp(tok, "(")) {
+		strbuf_addstr(err, "expected '(' after the function name");
+		goto fail;
+	}
+	skip_space(&lx);
+	if (!strncmp(lx.p, "void", 4)) {
+		const char *after = lx.p + 4;
+		while (isspace((unsigned char)*after))
+			after++;
+		if (*after == ')')
+			lx.p = after;
+	}
+	skip_space(&lx);
+	if (*lx.p == ')') {
+		lx.p++;
+	} else {
+		for (;;) {
+			struct param *prm;
+			enum value_type t;
+			if (parse_typed_name(&lx, &t, &is_const, &is_pointer, &name, err) < 0)
+				goto fail;
+			if (!name) {
+				strbuf_addf(err, "parameter %d of '%s' needs a name", sig->nparams + 1, sig->name);
+				goto fail;
+			}
+			if (is_pointer && t != VT_INT) {
+				strbuf_addf(err, "parameter '%s': only int arrays are supported", name);
+				goto fail;
+			}
+			ALLOC_GROW(sig->params, sig->nparams + 1, alloc);
+			prm = &sig->params[sig->nparams++];
+			memset(prm, 0, sizeof(*prm));
+			prm->name = name;
+			name = NULL;
+			prm->type = is_pointer ? VT_INT_ARRAY : t;
+			prm->is_const = is_const;
+			next_token(&lx, tok);
+			if (!strcmp(tok, ")"))
+				break;
+			if (strcmp(tok, ",")) {
+				strbuf_addf(err, "expected ',' or ')' after parameter '%s'", prm->name);
+				goto fail;
+			}
+		}
+	}
+	next_token(&lx, tok);
+	if (!strcmp(tok, ";"))
+		next_token(&lx, tok);
+	if (tok[0]) {
+		strbuf_addf(err, "unexpected '%s' after the parameter list", tok);
+		goto fail;
+	}
+	/* every array must be followed by its int length */
+	sig->input_types = xcalloc((size_t)sig->nparams + 1, sizeof(*sig->input_types));
+	for (int i = 0; i < sig->nparams; i++) {
+		if (sig->params[i].type != VT_INT_ARRAY) {
+			sig->input_types[sig->ninputs++] = sig->params[i].type;
+			continue;
+		}
+		if (i + 1 >= sig->nparams || sig->params[i + 1].type != VT_INT) {
+			strbuf_addf(err, "array parameter '%s' must be followed by an int length parameter",
+				    sig->params[i].name);
+			goto fail;
+		}
+		sig->params[i + 1].is_length = true;
+		sig->input_types[sig->ninputs++] = VT_INT_ARRAY;
+		i++;
+	}
+	return 0;
+fail:
+	free(name);
+	return -1;
+}
+
+void signature_release(struct signature *sig)
+{
+	for (int i = 0; i < sig->nparams; i++)
+		free(sig->params[i].name);
+	free(sig->params);
+	free(sig->name);
+	free(sig->input_types);
+	memset(sig, 0, sizeof(*sig));
+}
+
+const char *signature_ctype(enum value_type t, bool is_const)
+{
+	switch (t) {
+	case VT_BOOL:
+		return "bool";
+	case VT_INT:
+		return "int";
+	case VT_LONG:
+		return "long long";
+	case VT_INT_ARRAY:
+		return is_const ? "const int *" : "int *";
+	}
+	return "int";
+}
+
+void signature_format(struct strbuf *sb, const struct signature *sig)
+{
+	strbuf_addf(sb, "%s %s(", signature_ctype(sig->ret, false), sig->name);
+	for (int i = 0; i < sig->nparams; i++) {
+		const struct param *p = &sig->params[i];
+		const char *ct = signature_ctype(p->type, p->is_const);
+		size_t l = strlen(ct);
+		strbuf_addf(sb, "%s%s%s%s", i ? ", " : "", ct, ct[l - 1] == '*' ? "" : " ", p->name);
+	}
+	if (!sig->nparams)
+		strbuf_addstr(sb, "void");
+	strbuf_addch(sb, ')');
+}

@@ -1,0 +1,68 @@
+/*
+ * Problem 1 -- a partizan stone game (reference solution).
+ *
+ * There are n stones.  A may remove 1-6 stones, B may remove 2, 3, 5 or 7.
+ * A player whose allowed amount exceeds what is left may take everything
+ * that is left.  Whoever takes the last stone wins.
+ *
+ * Reasoning.  Write a(i) = "A, to move with i stones left, can force a win"
+ * and b(i) likewise for B.  With no stones left the player to move has
+ * already lost (the opponent took the last stone), so a(0) = b(0) = false.
+ * Taking m stones from i leaves max(i - m, 0) stones (an amount larger than
+ * what is left takes everything), so
+ *
+ *     a(i) = some m in {1..6}      with  b(max(i - m, 0)) false,
+ *     b(i) = some m in {2,3,5,7}   with  a(max(i - m, 0)) false.
+ *
+ * Both only look back at most 7 stones, so we fill the two tables for
+ * i = 0, 1, ..., n while keeping only the last 8 entries (indices modulo 8):
+ * O(n) time and O(1) memory.
+ */
+#include <stdbool.h>
+
+bool AcanWin(int n);
+bool BcanWin(int n);
+
+#define WINDOW 8 /* > largest amount anyone may remove (7) */
+
+static const int A_MOVES[] = {1, 2, 3, 4, 5, 6};
+static const int B_MOVES[] = {2, 3, 5, 7};
+
+/* Fill a(i) and b(i) for i = 0..n; return a(n) if want_a, else b(n). */
+static bool solve(int n, bool want_a)
+{
+    bool a[WINDOW], b[WINDOW];
+
+    if (n <= 0)
+        return false;
+
+    for (int i = 0; i <= n; i++) {
+        bool a_wins = false, b_wins = false;
+
+        if (i > 0) {
+            for (unsigned j = 0; j < sizeof A_MOVES / sizeof A_MOVES[0]; j++) {
+                int left = i - A_MOVES[j] > 0 ? i - A_MOVES[j] : 0;
+                if (!b[left % WINDOW])
+                    a_wins = true;
+            }
+            for (unsigned j = 0; j < sizeof B_MOVES / sizeof B_MOVES[0]; j++) {
+                int left = i - B_MOVES[j] > 0 ? i - B_MOVES[j] : 0;
+                if (!a[left % WINDOW])
+                    b_wins = true;
+            }
+        }
+        a[i % WINDOW] = a_wins;
+        b[i % WINDOW] = b_wins;
+    }
+    return want_a ? a[n % WINDOW] : b[n % WINDOW];
+}
+
+bool AcanWin(int n)
+{
+    return solve(n, true);
+}
+
+bool BcanWin(int n)
+{
+    return solve(n, false);
+}

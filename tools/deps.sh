@@ -1,0 +1,41 @@
+#!/bin/sh
+# tools/deps.sh - make sure the libraries the grader builds against are here.
+# Installs the missing Debian packages when run as root (apt-get), otherwise
+# prints the exact command and fails.  Usage: tools/deps.sh [test]
+set -eu
+
+need="libyaml-dev:yaml-0.1 libjansson-dev:jansson libseccomp-dev:libseccomp libarchive-dev:libarchive"
+if [ "${1:-}" = test ]; then
+	need="$need libcmocka-dev:cmocka"
+fi
+
+missing=""
+command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
+for pair in $need; do
+	pkg=${pair%%:*}
+	pc=${pair#*:}
+	if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "$pc"; then
+		missing="$missing $pkg"
+	fi
+done
+# the test suite also uses these programs
+if [ "${1:-}" = test ]; then
+	command -v prove >/dev/null 2>&1 || missing="$missing perl"
+	command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+	command -v unshare >/dev/null 2>&1 || missing="$missing util-linux"
+	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+fi
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "deps: installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null 2>&1 || apt-get update
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	exit 0
+fi
+echo "deps: missing packages:$missing" >&2
+echo "deps: install them with:  sudo apt-get install -y$missing" >&2
+exit 1
