@@ -80,9 +80,12 @@ build/tests/test_reference: tests/unit/test_reference.c reference/*.c $(TEST_DEP
 unit-tests: $(UNIT_TESTS) build/tests/test_reference
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 
+# Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build.
 test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader unit-tests
-	tests/integration/run.sh
-	tests/hostile/run.sh
+	@tools/run-suites.sh
+
+student-pack: bin/grader
+	tools/pack.sh
 
 check-ci:
 	$(MAKE) WERROR=1 test
@@ -97,4 +100,4 @@ install: bin/grader
 clean:
 	rm -rf bin build
 
-.PHONY: all test unit-tests check-ci bench install clean
+.PHONY: all test unit-tests check-ci bench install clean student-pack

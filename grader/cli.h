@@ -38,5 +38,7 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 int cli_write_reports(const struct cli *cli, const struct grade_result *r);
 
 int cmd_selftest(struct cli *cli);
+int cmd_batch(struct cli *cli);
+int cmd_merge(struct cli *cli);
 
 #endif

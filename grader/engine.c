@@ -306,9 +306,10 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 			t->cpu_ms = engine_cpu_limit(e, i, tc->group);
 			if (reference_mode && t->cpu_ms < 20000)
 				t->cpu_ms = t->cpu_ms * 10 < 20000 ? t->cpu_ms * 10 : 20000;
-			t->wall_ms = g->limits.wall_ms;
-			if (t->wall_ms < t->cpu_ms * 2 + 1000)
-				t->wall_ms = t->cpu_ms * 2 + 1000;
+			/* a backstop well above the CPU limit: it catches sleeping and stopped programs */
+			t->wall_ms = g->limits.wall_ms && !reference_mode ? g->limits.wall_ms : t->cpu_ms * 2 + 1000;
+			if (t->wall_ms < t->cpu_ms)
+				t->wall_ms = t->cpu_ms;
 			t->memory_mb = g->limits.memory_mb;
 			t->output_kb = g->limits.output_kb;
 			t->zygote_memory_mb = zmem;

@@ -363,6 +363,8 @@ static const struct command {
 	{ "grade", cmd_grade },
 	{ "selftest", cmd_selftest },
 	{ "list", cmd_list },
+	{ "batch", cmd_batch },
+	{ "merge", cmd_merge },
 	{ NULL, NULL },
 };
 

@@ -576,11 +576,9 @@ static int load_group(struct loader *ld, yaml_node_t *n, int index)
 	if (v[5] && load_limits(ld, v[5], &g->limits, "group limits") < 0)
 		return -1;
 	inherit_limits(&g->limits, &p->limits);
-	if (!g->limits.wall_ms) {
-		/* a backstop well above the CPU limit: sleeping and stopped programs only */
-		unsigned cpu = g->limits.cpu_ms ? g->limits.cpu_ms : 10000;
-		g->limits.wall_ms = cpu * 2 + 1000;
-	}
+	if (g->limits.wall_ms && g->limits.cpu_ms && g->limits.wall_ms < g->limits.cpu_ms)
+		return fail(ld, v[5] ? v[5] : n, "wall_ms (%u) must not be below cpu_ms (%u)", g->limits.wall_ms,
+			    g->limits.cpu_ms);
 	if (expect_type(ld, v[6], YAML_SEQUENCE_NODE, "cases") < 0)
 		return -1;
 	g->first_case = p->ncases;

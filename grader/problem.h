@@ -26,7 +26,7 @@ struct limits {
 	unsigned cpu_ms;
 	double cpu_factor;
 	unsigned cpu_floor_ms;
-	unsigned wall_ms;       /* wall-clock backstop; default 2 x cpu + 1 s */
+	unsigned wall_ms;       /* wall-clock backstop; 0: 2 x the CPU limit + 1 s */
 	unsigned memory_mb;
 	unsigned output_kb;     /* total stdout+stderr before output-limit */
 };
