@@ -63,9 +63,14 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 /*
  * Get the reference's answers and CPU times: from the cache when its key
  * (reference source, problem file, grader version) matches, else by grading
- * the reference directory with the same machinery as a student.
+ * the reference directory with the same machinery as a student.  Problems
+ * that do not need the reference (problem_needs_reference) are skipped, so
+ * a student pack without reference/ grades fine.
  */
 int engine_load_reference(struct engine *e, struct strbuf *err);
+
+/* Does grading p need the reference (an answer not in the file, or a relative time limit)? */
+bool problem_needs_reference(const struct problem *p);
 
 /* Grade one submission directory.  0, or -1 when the grader itself failed or was interrupted. */
 int engine_grade(struct engine *e, const char *submission, struct grade_result *out, struct strbuf *err);
