@@ -51,13 +51,13 @@ $(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c tools/embed.sh
 bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(HEADERS)
 	@mkdir -p bin
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS)
+		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS) -lm
 
 # The grader built with AddressSanitizer and UBSan, for the test suite.
 build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(HEADERS)
 	@mkdir -p build/asan
 	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS)
+		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS) -lm
 
 # ---- tests ----
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(filter-out tests/unit/test_reference.c,$(wildcard tests/unit/test_*.c)))
@@ -65,7 +65,7 @@ UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(filter-out tests/unit/te
 build/tests/%: tests/unit/%.c $(GRADER_SRCS) $(EMBED) $(HEADERS) $(TEST_DEPS_STAMP)
 	@mkdir -p build/tests
 	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) -DUNIT_TESTING $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$< $(GRADER_SRCS) $(EMBED) $(PC_LIBS) $$($(PKG_CONFIG) --libs cmocka)
+		$< $(GRADER_SRCS) $(EMBED) $(PC_LIBS) $$($(PKG_CONFIG) --libs cmocka) -lm
 
 # The reference solutions against independent brute force (each renamed: p2 and p3 both define canWin).
 build/tests/test_reference: tests/unit/test_reference.c reference/*.c $(TEST_DEPS_STAMP)

@@ -289,10 +289,14 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];
 		unsigned zmem = zygote_memory(p);
+		unsigned *cpu = NULL;
 		if (builds[i].status != BUILD_OK) {
 			group_keys += p->ngroups;
 			continue;
 		}
+		cpu = xcalloc((size_t)p->ngroups + 1, sizeof(*cpu));
+		for (int g = 0; g < p->ngroups; g++)
+			cpu[g] = engine_cpu_limit(e, i, g);
 		for (int k = 0; k < p->ncases; k++) {
 			const struct test_case *tc = &p->cases[k];
 			const struct group *g = &p->groups[tc->group];
@@ -303,7 +307,7 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 			t->args = (struct strbuf)STRBUF_INIT;
 			for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
 				value_encode(&t->args, &tc->args[a]);
-			t->cpu_ms = engine_cpu_limit(e, i, tc->group);
+			t->cpu_ms = cpu[tc->group];
 			if (reference_mode && t->cpu_ms < 20000)
 				t->cpu_ms = t->cpu_ms * 10 < 20000 ? t->cpu_ms * 10 : 20000;
 			/* a backstop well above the CPU limit: it catches sleeping and stopped programs */
@@ -318,6 +322,7 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 			ctx.task_case[ntasks] = k;
 			ntasks++;
 		}
+		free(cpu);
 		group_keys += p->ngroups;
 	}
 	pool = pool_new(e->opts.jobs, &e->filters, e->workdir);
@@ -344,7 +349,6 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 		for (int k = 0; k < p->ncases; k++) {
 			struct test_result *tr = &pr->tests[k];
 			tr->tc = &p->cases[k];
-			tr->limit_ms = engine_cpu_limit(e, i, p->cases[k].group);
 			if (b->status != BUILD_OK) {
 				tr->verdict = pr->build_verdict;
 				tr->message = xstrdup(b->status == BUILD_MISSING_FILE ? b->message

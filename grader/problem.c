@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -601,14 +602,25 @@ static int valid_id(const char *s)
 	return 1;
 }
 
+static int compare_case_names(const void *a, const void *b)
+{
+	const struct test_case *const *x = a, *const *y = b;
+	int c = strcmp((*x)->name, (*y)->name);
+	/* ties keep file order, so the first of equal names stays unchanged */
+	return c ? c : (*x < *y ? -1 : *x > *y);
+}
+
 /* Give every case a unique, display-safe name.  Hidden cases never show inputs. */
 static void name_cases(struct problem *p)
 {
+	struct test_case **order = xcalloc((size_t)p->ncases + 1, sizeof(*order));
 	for (int k = 0; k < p->ncases; k++) {
 		struct test_case *tc = &p->cases[k];
 		const struct group *g = &p->groups[tc->group];
-		int dup = 0;
-		if (!tc->name) {
+		order[k] = tc;
+		if (tc->name)
+			continue;
+		{
 			struct strbuf sb = STRBUF_INIT;
 			if (g->visibility == VIS_HIDDEN)
 				strbuf_addf(&sb, "%s/%d", g->name, k - g->first_case + 1);
@@ -618,15 +630,19 @@ static void name_cases(struct problem *p)
 			}
 			tc->name = strbuf_detach(&sb);
 		}
-		for (int j = 0; j < k; j++)
-			if (!strcmp(p->cases[j].name, tc->name))
-				dup = 1;
-		if (dup) {
-			char *old = tc->name;
-			tc->name = xasprintf("%s#%d", old, k + 1);
+	}
+	/* sorted by name, duplicates are neighbours: suffix all but the first */
+	qsort(order, (size_t)p->ncases, sizeof(*order), compare_case_names);
+	for (int start = 0, end; start < p->ncases; start = end) {
+		for (end = start + 1; end < p->ncases && !strcmp(order[end]->name, order[start]->name); end++)
+			;
+		for (int i = start + 1; i < end; i++) {
+			char *old = order[i]->name;
+			order[i]->name = xasprintf("%s#%d", old, (int)(order[i] - p->cases) + 1);
 			free(old);
 		}
 	}
+	free(order);
 }
 
 static int load_document(struct loader *ld, yaml_node_t *root)
@@ -694,6 +710,7 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 		const struct group *g = &p->groups[i];
 		p->max_score += g->scoring == SCORE_SUM ? g->points * g->ncases : g->points;
 	}
+	p->max_score = round(p->max_score * 1e6) / 1e6;
 	name_cases(p);
 	return 0;
 }

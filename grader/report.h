@@ -4,7 +4,16 @@
  * One table (report.c) names every format and its writer; each writer is a
  * thin function over the result model in result.h (curl's tool_writeout
  * pattern).  Writers never show a hidden test's inputs, expected or actual
- * values, message details or captured output unless opts->show_hidden.
+ * values, message details or captured output unless opts->show_hidden:
+ * they ask report_visible() / report_message() / report_output() and use
+ * the shared helpers below, which apply that rule for them.
+ *
+ * Everything a student's program printed (captured output, compiler
+ * messages) is untrusted bytes: writers pass it through report_clean()
+ * before it reaches a terminal, an XML file or a CI log.
+ *
+ * Ownership: writers borrow the result and write to `out`; they return 0,
+ * or -1 when writing failed.  The helpers append to a caller's strbuf.
  */
 #ifndef GRADER_REPORT_H
 #define GRADER_REPORT_H
@@ -40,8 +49,58 @@ bool report_visible(const struct test_result *t, const struct problem *p, const 
 /* The message to show for a test: its message when visible, else the verdict in words. */
 const char *report_message(const struct test_result *t, const struct problem *p, const struct report_options *o);
 
+/* The captured output to show for a test: NULL when there is none or the test is hidden. */
+const char *report_output(const struct test_result *t, const struct problem *p, const struct report_options *o);
+
+/* ---- helpers shared by the writers (report.c) ---- */
+
+/* What the report_* helpers cut captured output to, in bytes of the original. */
+#define REPORT_OUTPUT_MAX 2048
+
+/*
+ * Append untrusted bytes s as display-safe UTF-8: valid UTF-8 is kept;
+ * '\n' and '\t' are kept; other control characters (C0, DEL, C1), line and
+ * paragraph separators, bidirectional overrides, U+FFFE/U+FFFF and every
+ * byte that is not valid UTF-8 are written as \xNN or \uNNNN.  The result is
+ * safe for a terminal and, once XML-escaped, for XML 1.0.  At most
+ * max_bytes of s are used (0: all), cut at a character boundary.  Returns
+ * true when s was cut.
+ */
+bool report_clean(struct strbuf *sb, const char *s, size_t max_bytes);
+
+/*
+ * One line saying why a test failed (nothing for a correct test).  Visible
+ * tests: "AcanWin(3) returned false, expected true", or the call and the
+ * message ("canWin(7): crashed with signal 11 (segmentation fault)").
+ * Hidden tests: the verdict in words only.  Cleaned with report_clean().
+ */
+void report_describe(struct strbuf *sb, const struct problem *p, const struct test_result *t,
+		     const struct report_options *o);
+
+/* Counts over one group of a problem result (group < 0: the whole problem). */
+struct report_tally {
+	int tests, passed, failed, skipped; /* failed: neither correct nor skipped */
+	double score, max_score;
+	unsigned long long cpu_ms;          /* CPU time of all its tests */
+	unsigned long long peak_kb;         /* the largest peak memory of its tests */
+	unsigned limit_ms;                  /* the largest CPU limit that applied */
+};
+void report_tally(const struct problem_result *pr, int group, struct report_tally *out);
+int report_total_tests(const struct grade_result *r);
+
+/* The student's file as a path CI tools can point at: "mywork/p1.c" (no "./"). */
+char *report_source_path(const struct grade_result *r, const struct problem_result *pr);
+
+/* A score for people: "2.3", "18", "0.25" (no float noise). */
+void report_score(struct strbuf *sb, double score);
+
 /* The writers (each in report_<name>.c). */
 int report_text(FILE *out, const struct grade_result *r, const struct report_options *o);
 int report_json(FILE *out, const struct grade_result *r, const struct report_options *o);
+int report_gradescope(FILE *out, const struct grade_result *r, const struct report_options *o);
+int report_junit(FILE *out, const struct grade_result *r, const struct report_options *o);
+int report_tap(FILE *out, const struct grade_result *r, const struct report_options *o);
+int report_github(FILE *out, const struct grade_result *r, const struct report_options *o);
+int report_markdown(FILE *out, const struct grade_result *r, const struct report_options *o);
 
 #endif

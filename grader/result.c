@@ -1,6 +1,7 @@
 /* result.c - see result.h */
 #include "result.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,12 @@ int verdict_from_name(const char *name)
 	return -1;
 }
 
+/* Points are decimal fractions (0.25, 0.4): keep sums free of binary noise. */
+static double tidy(double x)
+{
+	return round(x * 1e6) / 1e6;
+}
+
 void problem_result_score(struct problem_result *pr)
 {
 	const struct problem *p = pr->problem;
@@ -67,6 +74,8 @@ void problem_result_score(struct problem_result *pr)
 				pr->score += grp->points;
 		}
 	}
+	pr->score = tidy(pr->score);
+	pr->max_score = tidy(pr->max_score);
 }
 
 void grade_result_score(struct grade_result *r)
@@ -77,6 +86,8 @@ void grade_result_score(struct grade_result *r)
 		r->score += r->problems[i].score;
 		r->max_score += r->problems[i].max_score;
 	}
+	r->score = tidy(r->score);
+	r->max_score = tidy(r->max_score);
 }
 
 int grade_result_failures(const struct grade_result *r)

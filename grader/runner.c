@@ -426,6 +426,12 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 					continue;
 				}
 				send_request(s, t, s->task);
+				/* usually fits the pipe at once; the rest goes out on POLLOUT */
+				if (slot_output(s) < 0) {
+					runner_lost(s, t, false);
+					s->task = -1;
+					done++;
+				}
 			}
 		}
 		now = now_us();
