@@ -8,7 +8,7 @@
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
-LIBS_PC := yaml-0.1 jansson libseccomp libarchive
+LIBS_PC := yaml-0.1 jansson libseccomp libarchive libxml-2.0
 
 WARN := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wshadow -Wformat=2
 ifeq ($(WERROR),1)

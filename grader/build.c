@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "embed.h"
+#include "runner.h"
 #include "sandbox.h"
 #include "stub.h"
 
@@ -60,7 +61,7 @@ struct job {
 	struct strbuf output;
 	uint64_t started, deadline;
 	int status;
-	bool timed_out, running;
+	bool timed_out, interrupted, running;
 };
 
 /* Start cc with args in dir; output (stdout+stderr) is collected by run_jobs. */
@@ -106,8 +107,13 @@ static int start_job(struct job *job, const struct build_env *env, const char *d
 	return 0;
 }
 
-/* Wait for the running jobs: read their output (capped), enforce the wall limit. */
-static void run_jobs(struct job *jobs, int n)
+/*
+ * Wait for the running jobs: read their output (capped), enforce the wall
+ * limit.  interruptible: Ctrl-C kills them (submissions; the runtime's own
+ * short compile is let finish, so that the engine starts cleanly and then
+ * stops where it cleans up).
+ */
+static void run_jobs(struct job *jobs, int n, bool interruptible)
 {
 	for (;;) {
 		struct pollfd p[64];
@@ -121,6 +127,11 @@ static void run_jobs(struct job *jobs, int n)
 			running++;
 			if (now >= j->deadline && !j->timed_out) {
 				j->timed_out = true;
+				sandbox_kill(j->pid);
+			}
+			/* Ctrl-C: a compiler bomb must not keep the grader for its whole time limit */
+			if (interruptible && grader_interrupted && !j->interrupted) {
+				j->interrupted = true;
 				sandbox_kill(j->pid);
 			}
 			if (j->out_fd >= 0) {
@@ -197,7 +208,7 @@ int build_env_init(struct build_env *env, const char *scratch, struct strbuf *er
 	argv[0] = cc;
 	if (start_job(&job, env, env->runtime_dir, argv, err) < 0)
 		goto cleanup;
-	run_jobs(&job, 1);
+	run_jobs(&job, 1, false);
 	if (job.timed_out || !WIFEXITED(job.status) || WEXITSTATUS(job.status)) {
 		strbuf_addf(err, "cannot compile the runner runtime with '%s':\n%s", cc, job.output.buf);
 		goto cleanup;
@@ -296,49 +307,174 @@ static void first_lines(struct strbuf *out, const char *text, int max)
 		strbuf_addstr(out, "[... more compiler output cut ...]\n");
 }
 
-/*
- * Inspect the runner: the memory its segments need, and no ifunc symbols
- * (an ifunc resolver runs during relocation, before our seccomp hook).
- */
-static int inspect_elf(const char *path, unsigned long long *memsz, struct strbuf *forbidden)
+/* Do len bytes at off lie inside the image?  (Without overflowing.) */
+static bool in_image(const struct strbuf *img, uint64_t off, uint64_t len)
 {
-	struct strbuf img = STRBUF_INIT;
+	return off <= img->len && len <= img->len - off;
+}
+
+/* Section header i of an ELF64 image, or NULL when it is not inside the image. */
+static const Elf64_Shdr *elf_section(const struct strbuf *img, int i)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img->buf;
+	uint64_t off = eh->e_shoff + (uint64_t)i * eh->e_shentsize;
+	if (i < 0 || i >= eh->e_shnum || eh->e_shentsize < sizeof(Elf64_Shdr) || eh->e_shoff > img->len ||
+	    !in_image(img, off, sizeof(Elf64_Shdr)))
+		return NULL;
+	return (const Elf64_Shdr *)(img->buf + off);
+}
+
+static int elf_read(struct strbuf *img, const char *path)
+{
 	const Elf64_Ehdr *eh;
+	if (read_file(img, path) < 0 || img->len < sizeof(Elf64_Ehdr))
+		return -1;
+	eh = (const Elf64_Ehdr *)img->buf;
+	return memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ? -1 : 0;
+}
+
+/* Call fn for every entry of the image's static symbol tables (.symtab). */
+static void elf_each_symbol(const struct strbuf *img,
+			    void (*fn)(const Elf64_Sym *sym, const char *name, void *data), void *data)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img->buf;
+	for (int i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *sh = elf_section(img, i), *strsh;
+		if (!sh || sh->sh_type != SHT_SYMTAB || sh->sh_entsize < sizeof(Elf64_Sym) ||
+		    !in_image(img, sh->sh_offset, sh->sh_size))
+			continue;
+		strsh = elf_section(img, (int)sh->sh_link);
+		if (!strsh || strsh->sh_offset >= img->len)
+			continue;
+		for (size_t k = 0; k < sh->sh_size / sh->sh_entsize; k++) {
+			const Elf64_Sym *sym = (const Elf64_Sym *)(img->buf + sh->sh_offset + k * sh->sh_entsize);
+			const char *name = "?";
+			/* the strbuf is NUL-terminated, so a name cannot run past the image */
+			if (strsh->sh_offset + sym->st_name < img->len)
+				name = img->buf + strsh->sh_offset + sym->st_name;
+			fn(sym, name, data);
+		}
+	}
+}
+
+/* The relocation that runs an ifunc resolver while the program loads, or 0 when unknown. */
+static unsigned irelative_type(unsigned machine)
+{
+	switch (machine) {
+#ifdef R_X86_64_IRELATIVE
+	case EM_X86_64:
+		return R_X86_64_IRELATIVE;
+#endif
+#ifdef R_AARCH64_IRELATIVE
+	case EM_AARCH64:
+		return R_AARCH64_IRELATIVE;
+#endif
+#ifdef R_PPC64_IRELATIVE
+	case EM_PPC64:
+		return R_PPC64_IRELATIVE;
+#endif
+#ifdef R_390_IRELATIVE
+	case EM_S390:
+		return R_390_IRELATIVE;
+#endif
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Names the runtime takes from the C library: the undefined symbols of
+ * runtime.o.  (Should it ever use one that libc_nonshared.a links into the
+ * executable itself, atexit say, that name would need an exception here.)
+ */
+static void collect_import(const Elf64_Sym *sym, const char *name, void *data)
+{
+	struct strbuf *names = data;
+	unsigned bind = ELF64_ST_BIND(sym->st_info);
+	/* the stub provides gr_*, --wrap provides __real_* */
+	if (sym->st_shndx != SHN_UNDEF || !*name || (bind != STB_GLOBAL && bind != STB_WEAK) ||
+	    !strncmp(name, "gr_", 3) || !strncmp(name, "__real_", 7) || !strcmp(name, "_GLOBAL_OFFSET_TABLE_"))
+		return;
+	strbuf_addstr(names, name);
+	strbuf_addch(names, '\n');
+}
+
+struct elf_findings {
+	const char *imports;    /* "name\n" list from collect_import */
+	struct strbuf *forbidden;
+	struct strbuf *clashes;
+};
+
+static void check_symbol(const Elf64_Sym *sym, const char *name, void *data)
+{
+	struct elf_findings *f = data;
+	unsigned type = ELF64_ST_TYPE(sym->st_info), bind = ELF64_ST_BIND(sym->st_info);
+	size_t len = strlen(name);
+
+	if (sym->st_shndx == SHN_UNDEF)
+		return;
+	if (type == STT_GNU_IFUNC && !f->forbidden->len)
+		strbuf_addf(f->forbidden, "'%s' is an ifunc (indirect function): those run code while "
+			    "the program loads, before the sandbox is in place, and are not allowed", name);
+	/*
+	 * A global function of the submission with the name of one the runtime
+	 * calls replaces it for the runtime too (write, read, fork...): the
+	 * runner would not work, or would run the test outside its sandbox.
+	 */
+	if (type == STT_FUNC && (bind == STB_GLOBAL || bind == STB_WEAK) && len && f->imports) {
+		for (const char *p = f->imports; (p = strstr(p, name)); p += len)
+			if ((p == f->imports || p[-1] == '\n') && p[len] == '\n') {
+				strbuf_addf(f->clashes, "%s'%s'", f->clashes->len ? ", " : "", name);
+				break;
+			}
+	}
+}
+
+/*
+ * Inspect the runner: the memory its segments need, no ifunc resolvers (they
+ * run during relocation, before our seccomp hook: refused as symbols and as
+ * IRELATIVE relocations, which is what runs them), and no global function
+ * that takes the name of a C library function the runtime uses (clashes).
+ */
+static int inspect_elf(const char *path, const char *runtime_o, unsigned long long *memsz,
+		       struct strbuf *forbidden, struct strbuf *clashes)
+{
+	struct strbuf img = STRBUF_INIT, rt = STRBUF_INIT, imports = STRBUF_INIT;
+	struct elf_findings f = { NULL, forbidden, clashes };
+	const Elf64_Ehdr *eh;
+	unsigned irelative;
 	int ret = -1;
 
 	*memsz = 0;
-	if (read_file(&img, path) < 0 || img.len < sizeof(Elf64_Ehdr))
+	if (elf_read(&img, path) < 0)
 		goto cleanup;
 	eh = (const Elf64_Ehdr *)img.buf;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		goto cleanup;
 	for (int i = 0; i < eh->e_phnum; i++) {
 		const Elf64_Phdr *ph;
-		size_t off = eh->e_phoff + (size_t)i * eh->e_phentsize;
-		if (off + sizeof(*ph) > img.len)
+		uint64_t off = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
+		if (eh->e_phoff > img.len || !in_image(&img, off, sizeof(*ph)))
 			goto cleanup;
 		ph = (const Elf64_Phdr *)(img.buf + off);
 		if (ph->p_type == PT_LOAD)
 			*memsz += ph->p_memsz;
 	}
-	for (int i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *sh, *strsh;
-		size_t off = eh->e_shoff + (size_t)i * eh->e_shentsize;
-		if (off + sizeof(*sh) > img.len)
-			goto cleanup;
-		sh = (const Elf64_Shdr *)(img.buf + off);
-		if (sh->sh_type != SHT_SYMTAB || !sh->sh_entsize || sh->sh_offset + sh->sh_size > img.len ||
-		    sh->sh_link >= eh->e_shnum)
+	if (elf_read(&rt, runtime_o) == 0) {
+		elf_each_symbol(&rt, collect_import, &imports);
+		f.imports = imports.buf;
+	}
+	elf_each_symbol(&img, check_symbol, &f);
+	irelative = irelative_type(eh->e_machine);
+	for (int i = 0; irelative && !forbidden->len && i < eh->e_shnum; i++) {
+		const Elf64_Shdr *sh = elf_section(&img, i);
+		if (!sh || sh->sh_type != SHT_RELA || sh->sh_entsize < sizeof(Elf64_Rela) ||
+		    !in_image(&img, sh->sh_offset, sh->sh_size))
 			continue;
-		strsh = (const Elf64_Shdr *)(img.buf + eh->e_shoff + (size_t)sh->sh_link * eh->e_shentsize);
 		for (size_t k = 0; k < sh->sh_size / sh->sh_entsize; k++) {
-			const Elf64_Sym *sym = (const Elf64_Sym *)(img.buf + sh->sh_offset + k * sh->sh_entsize);
-			if (ELF64_ST_TYPE(sym->st_info) == STT_GNU_IFUNC && sym->st_shndx != SHN_UNDEF) {
-				const char *name = "?";
-				if (strsh->sh_offset + sym->st_name < img.len)
-					name = img.buf + strsh->sh_offset + sym->st_name;
-				strbuf_addf(forbidden, "'%s' is an ifunc (indirect function): those run code while "
-					    "the program loads, before the sandbox is in place, and are not allowed", name);
+			const Elf64_Rela *r = (const Elf64_Rela *)(img.buf + sh->sh_offset + k * sh->sh_entsize);
+			if (ELF64_R_TYPE(r->r_info) == irelative) {
+				strbuf_addstr(forbidden, "the program has an ifunc (indirect function) relocation: "
+					      "those run code while the program loads, before the sandbox is in "
+					      "place, and are not allowed");
 				break;
 			}
 		}
@@ -346,6 +482,8 @@ static int inspect_elf(const char *path, unsigned long long *memsz, struct strbu
 	ret = 0;
 cleanup:
 	strbuf_release(&img);
+	strbuf_release(&rt);
+	strbuf_release(&imports);
 	return ret;
 }
 
@@ -435,17 +573,30 @@ cleanup:
 	return ret;
 }
 
-static void finish(const struct problem *p, struct build_result *r, struct pending *pd)
+static void finish(const struct build_env *env, const struct problem *p, struct build_result *r,
+		   struct pending *pd)
 {
-	struct strbuf msg = STRBUF_INIT, forbidden = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, forbidden = STRBUF_INIT, clashes = STRBUF_INIT;
 	char *runner = xasprintf("%s/runner", pd->dir);
+	char *runtime_o = xasprintf("%s/runtime.o", env->runtime_dir);
 	struct job *j = &pd->job;
 
 	r->compile_ms = (unsigned)((now_us() - j->started) / 1000);
-	if (j->timed_out || (WIFSIGNALED(j->status) && (WTERMSIG(j->status) == SIGKILL || WTERMSIG(j->status) == SIGXCPU))) {
+	if (j->interrupted) {
+		r->status = BUILD_INTERNAL;
+		r->message = xstrdup("interrupted while compiling");
+		goto cleanup;
+	}
+	if (j->timed_out) {
 		r->status = BUILD_COMPILE_ERROR;
 		r->message = xasprintf("compiling '%s' took longer than the compiler's time limit (%u s)",
-				       r->source, 30u);
+				       r->source, (env->compile_wall_ms + 999) / 1000);
+		goto cleanup;
+	}
+	if (WIFSIGNALED(j->status) && (WTERMSIG(j->status) == SIGKILL || WTERMSIG(j->status) == SIGXCPU)) {
+		r->status = BUILD_COMPILE_ERROR;
+		r->message = xasprintf("compiling '%s' used more than the compiler's CPU time limit (%u s) "
+				       "or was killed", r->source, env->compile_cpu_s);
 		goto cleanup;
 	}
 	if (!WIFEXITED(j->status) || WEXITSTATUS(j->status)) {
@@ -463,7 +614,7 @@ static void finish(const struct problem *p, struct build_result *r, struct pendi
 		r->message = strbuf_detach(&msg);
 		goto cleanup;
 	}
-	if (inspect_elf(runner, &r->static_bytes, &forbidden) < 0) {
+	if (inspect_elf(runner, runtime_o, &r->static_bytes, &forbidden, &clashes) < 0) {
 		r->status = BUILD_INTERNAL;
 		r->message = xasprintf("cannot inspect the built runner '%s'", runner);
 		goto cleanup;
@@ -471,6 +622,12 @@ static void finish(const struct problem *p, struct build_result *r, struct pendi
 	if (forbidden.len) {
 		r->status = BUILD_FORBIDDEN;
 		r->message = strbuf_detach(&forbidden);
+		goto cleanup;
+	}
+	if (clashes.len) {
+		r->status = BUILD_COMPILE_ERROR;
+		r->message = xasprintf("'%s' defines %s, with the name of a C library function the grader's "
+				       "runner calls itself: rename it, or make it static", r->source, clashes.buf);
 		goto cleanup;
 	}
 	if (r->static_bytes > ((unsigned long long)max_memory_mb(p) << 20)) {
@@ -484,8 +641,10 @@ static void finish(const struct problem *p, struct build_result *r, struct pendi
 	runner = NULL;
 cleanup:
 	free(runner);
+	free(runtime_o);
 	strbuf_release(&msg);
 	strbuf_release(&forbidden);
+	strbuf_release(&clashes);
 }
 
 int build_all(const struct build_env *env, struct problem *const *probs, int nprobs,
@@ -500,7 +659,7 @@ int build_all(const struct build_env *env, struct problem *const *probs, int npr
 		jobs = 64;
 	for (int i = 0; i < nprobs; i++)
 		memset(&results[i], 0, sizeof(results[i]));
-	while (next < nprobs) {
+	while (next < nprobs && !grader_interrupted) {
 		struct job batch[64];
 		int idx[64], n = 0;
 		while (next < nprobs && n < jobs) {
@@ -520,12 +679,16 @@ int build_all(const struct build_env *env, struct problem *const *probs, int npr
 		}
 		if (!n)
 			continue;
-		run_jobs(batch, n);
+		run_jobs(batch, n, true);
 		for (int k = 0; k < n; k++) {
 			pd[idx[k]].job = batch[k];
-			finish(probs[idx[k]], &results[idx[k]], &pd[idx[k]]);
+			finish(env, probs[idx[k]], &results[idx[k]], &pd[idx[k]]);
 			strbuf_release(&pd[idx[k]].job.output);
 		}
+	}
+	for (int i = next; i < nprobs; i++) {
+		results[i].status = BUILD_INTERNAL;
+		results[i].message = xstrdup("not built: interrupted");
 	}
 	for (int i = 0; i < nprobs; i++) {
 		for (int a = 0; pd[i].argv_store[a]; a++)

@@ -31,6 +31,8 @@ struct cli {
 };
 
 int cli_parse(struct cli *cli, int argc, char **argv);
+/* A default directory: as given when it exists, else next to the grader binary (bin/..). */
+char *cli_default_dir(const char *name);
 void cli_release(struct cli *cli);
 void cli_usage(FILE *out);
 int cli_load_problems(struct cli *cli, struct problem_set *set);
@@ -40,5 +42,6 @@ int cli_write_reports(const struct cli *cli, const struct grade_result *r);
 int cmd_selftest(struct cli *cli);
 int cmd_batch(struct cli *cli);
 int cmd_merge(struct cli *cli);
+int cmd_pack(struct cli *cli);
 
 #endif

@@ -94,6 +94,8 @@ static int get_integer(struct loader *ld, const yaml_node_t *n, const char *what
 	s = scalar(n);
 	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
 		return fail(ld, n, "%s must be an integer, not the string \"%s\"", what, s);
+	if (strlen(s) >= sizeof(buf))
+		return fail(ld, n, "%s '%.20s...' is too long to be a 64-bit integer", what, s);
 	for (; *s && k < sizeof(buf) - 1; s++)
 		if (*s != '_')
 			buf[k++] = *s;
@@ -124,12 +126,17 @@ static int get_unsigned(struct loader *ld, const yaml_node_t *n, const char *wha
 static int get_number(struct loader *ld, const yaml_node_t *n, const char *what, double *out)
 {
 	char *end;
+	const char *s;
 	if (expect_type(ld, n, YAML_SCALAR_NODE, what) < 0)
 		return -1;
+	s = scalar(n);
+	/* plain decimal only: strtod would also take "inf", "nan" and hex */
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE || strspn(s, "0123456789.") != strlen(s) || !*s)
+		return fail(ld, n, "%s must be a non-negative decimal number, not '%s'", what, s);
 	errno = 0;
-	*out = strtod(scalar(n), &end);
-	if (end == scalar(n) || *end || errno || *out < 0 || *out != *out)
-		return fail(ld, n, "%s must be a non-negative number, not '%s'", what, scalar(n));
+	*out = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(*out) || *out < 0)
+		return fail(ld, n, "%s must be a non-negative decimal number, not '%s'", what, s);
 	return 0;
 }
 
@@ -201,8 +208,8 @@ static int load_limits(struct loader *ld, yaml_node_t *n, struct limits *lim, co
 		return -1;
 	if (v[0] && v[1])
 		return fail(ld, v[1], "give either cpu_ms (absolute) or cpu_factor (relative to the reference), not both");
-	if (v[2] && !v[1])
-		return fail(ld, v[2], "cpu_floor_ms only applies with cpu_factor");
+	if (v[0] && v[2])
+		return fail(ld, v[2], "cpu_floor_ms only applies with cpu_factor (relative limits), not with cpu_ms");
 	if ((v[0] && get_unsigned(ld, v[0], "cpu_ms", 1, 600000, &lim->cpu_ms) < 0) ||
 	    (v[2] && get_unsigned(ld, v[2], "cpu_floor_ms", 1, 600000, &lim->cpu_floor_ms) < 0) ||
 	    (v[3] && get_unsigned(ld, v[3], "wall_ms", 1, 3600000, &lim->wall_ms) < 0) ||
@@ -229,9 +236,9 @@ static void inherit_limits(struct limits *dst, const struct limits *src)
 	if (!dst->cpu_ms && !dst->cpu_factor) {
 		dst->cpu_ms = src->cpu_ms;
 		dst->cpu_factor = src->cpu_factor;
-		if (!dst->cpu_floor_ms)
-			dst->cpu_floor_ms = src->cpu_floor_ms;
 	}
+	if (dst->cpu_factor && !dst->cpu_floor_ms)
+		dst->cpu_floor_ms = src->cpu_floor_ms;
 	if (!dst->wall_ms)
 		dst->wall_ms = src->wall_ms;
 	if (!dst->memory_mb)
@@ -549,6 +556,8 @@ static int load_group(struct loader *ld, yaml_node_t *n, int index)
 	    require(ld, n, v[6], "cases", "a group") < 0 ||
 	    get_string(ld, v[0], "name", &g->name) < 0)
 		return -1;
+	if (!*g->name || strchr(g->name, '/') || strchr(g->name, '#'))
+		return fail(ld, v[0], "group name must be non-empty and free of '/' and '#'");
 	for (int i = 0; i < index; i++)
 		if (!strcmp(p->groups[i].name, g->name))
 			return fail(ld, v[0], "duplicate group name '%s'", g->name);
@@ -577,6 +586,8 @@ static int load_group(struct loader *ld, yaml_node_t *n, int index)
 	if (v[5] && load_limits(ld, v[5], &g->limits, "group limits") < 0)
 		return -1;
 	inherit_limits(&g->limits, &p->limits);
+	if (g->limits.cpu_floor_ms && !g->limits.cpu_factor)
+		return fail(ld, v[5] ? v[5] : n, "cpu_floor_ms only applies with cpu_factor (relative limits)");
 	if (g->limits.wall_ms && g->limits.cpu_ms && g->limits.wall_ms < g->limits.cpu_ms)
 		return fail(ld, v[5] ? v[5] : n, "wall_ms (%u) must not be below cpu_ms (%u)", g->limits.wall_ms,
 			    g->limits.cpu_ms);
@@ -631,15 +642,20 @@ static void name_cases(struct problem *p)
 			tc->name = strbuf_detach(&sb);
 		}
 	}
-	/* sorted by name, duplicates are neighbours: suffix all but the first */
-	qsort(order, (size_t)p->ncases, sizeof(*order), compare_case_names);
-	for (int start = 0, end; start < p->ncases; start = end) {
-		for (end = start + 1; end < p->ncases && !strcmp(order[end]->name, order[start]->name); end++)
-			;
-		for (int i = start + 1; i < end; i++) {
-			char *old = order[i]->name;
-			order[i]->name = xasprintf("%s#%d", old, (int)(order[i] - p->cases) + 1);
-			free(old);
+	/* sorted by name, duplicates are neighbours: suffix all but the first,
+	 * and again until no suffix collides with a name given in the file */
+	for (bool renamed = true; renamed;) {
+		renamed = false;
+		qsort(order, (size_t)p->ncases, sizeof(*order), compare_case_names);
+		for (int start = 0, end; start < p->ncases; start = end) {
+			for (end = start + 1; end < p->ncases && !strcmp(order[end]->name, order[start]->name); end++)
+				;
+			for (int i = start + 1; i < end; i++) {
+				char *old = order[i]->name;
+				order[i]->name = xasprintf("%s#%d", old, (int)(order[i] - p->cases) + 1);
+				free(old);
+				renamed = true;
+			}
 		}
 	}
 	free(order);
@@ -660,10 +676,20 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 	for (int i = 0; i < 6; i++)
 		if (i != 4 && require(ld, root, v[i], keys[i], "the problem") < 0)
 			return -1;
+	p->id_line = (int)v[0]->start_mark.line + 1;
+	p->id_column = (int)v[0]->start_mark.column + 1;
+	p->source_line = (int)v[2]->start_mark.line + 1;
+	p->source_column = (int)v[2]->start_mark.column + 1;
+	if (v[6]) {
+		p->equivalent_line = (int)v[6]->start_mark.line + 1;
+		p->equivalent_column = (int)v[6]->start_mark.column + 1;
+	}
 	if (get_string(ld, v[0], "id", &p->id) < 0 ||
 	    get_string(ld, v[1], "title", &p->title) < 0 ||
 	    get_string(ld, v[2], "source", &p->source) < 0)
 		return -1;
+	if (!*p->title)
+		return fail(ld, v[1], "title must not be empty");
 	if (!valid_id(p->id))
 		return fail(ld, v[0], "id '%s' may only hold letters, digits, '_' and '-'", p->id);
 	if (strlen(p->source) < 3 || strcmp(p->source + strlen(p->source) - 2, ".c") || strchr(p->source, '/'))
@@ -689,6 +715,8 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 	}
 	if (v[4] && load_limits(ld, v[4], &p->limits, "limits") < 0)
 		return -1;
+	if (v[4] && p->limits.cpu_floor_ms && !p->limits.cpu_factor)
+		return fail(ld, v[4], "cpu_floor_ms only applies with cpu_factor (relative limits)");
 	if (v[6] && get_string(ld, v[6], "equivalent_to", &p->equivalent_to) < 0)
 		return -1;
 	if (!p->limits.cpu_ms && !p->limits.cpu_factor)
@@ -748,6 +776,24 @@ int problem_load(struct problem *p, const char *path, struct strbuf *err)
 		goto cleanup;
 	}
 	have_doc = 1;
+	{
+		/* one problem per file: a second document is a mistake, not something to ignore */
+		yaml_document_t extra;
+		if (!yaml_parser_load(&parser, &extra)) {
+			strbuf_addf(err, "%s:%zu:%zu: YAML syntax error: %s\n", path, parser.problem_mark.line + 1,
+				    parser.problem_mark.column + 1, parser.problem ? parser.problem : "unknown");
+			yaml_parser_delete(&parser);
+			goto cleanup;
+		}
+		if (yaml_document_get_root_node(&extra)) {
+			strbuf_addf(err, "%s:%zu:%zu: a problem file holds one YAML document; this is a second one\n",
+				    path, extra.start_mark.line + 1, extra.start_mark.column + 1);
+			yaml_document_delete(&extra);
+			yaml_parser_delete(&parser);
+			goto cleanup;
+		}
+		yaml_document_delete(&extra);
+	}
 	yaml_parser_delete(&parser);
 	if (load_document(&ld, yaml_document_get_root_node(&ld.doc)) < 0)
 		goto cleanup;
@@ -763,9 +809,6 @@ cleanup:
 
 void problem_release(struct problem *p)
 {
-	for (int i = 0; i < p->nfuncs; i++)
-		signature_release(&p->funcs[i]);
-	free(p->funcs);
 	for (int i = 0; i < p->ngroups; i++) {
 		free(p->groups[i].name);
 		free(p->groups[i].hint);
@@ -780,6 +823,10 @@ void problem_release(struct problem *p)
 		free(tc->name);
 	}
 	free(p->cases);
+	/* after the cases: releasing them needs each function's input count */
+	for (int i = 0; i < p->nfuncs; i++)
+		signature_release(&p->funcs[i]);
+	free(p->funcs);
 	free(p->id);
 	free(p->title);
 	free(p->source);
@@ -826,27 +873,30 @@ int problem_set_load(struct problem_set *set, const char *dir, struct strbuf *er
 		qsort(set->problems, (size_t)set->nproblems, sizeof(*set->problems), compare_problems);
 	for (int i = 1; i < set->nproblems; i++)
 		if (!strcmp(set->problems[i].id, set->problems[i - 1].id)) {
-			strbuf_addf(err, "%s:1:1: duplicate problem id '%s' (also in %s)\n",
-				    set->problems[i].path, set->problems[i].id, set->problems[i - 1].path);
+			strbuf_addf(err, "%s:%d:%d: duplicate problem id '%s' (also in %s)\n",
+				    set->problems[i].path, set->problems[i].id_line, set->problems[i].id_column,
+				    set->problems[i].id, set->problems[i - 1].path);
 			ret = -1;
 		}
 	for (int i = 0; i < set->nproblems; i++) {
 		const struct problem *p = &set->problems[i];
 		const struct problem *q = p->equivalent_to ? problem_set_find(set, p->equivalent_to) : NULL;
 		if (p->equivalent_to && !q) {
-			strbuf_addf(err, "%s:1:1: equivalent_to names no problem '%s'\n", p->path, p->equivalent_to);
+			strbuf_addf(err, "%s:%d:%d: equivalent_to names no problem '%s'\n", p->path,
+				    p->equivalent_line, p->equivalent_column, p->equivalent_to);
 			ret = -1;
 		} else if (q && (q->nfuncs != p->nfuncs || q == p)) {
-			strbuf_addf(err, "%s:1:1: equivalent_to '%s' must be another problem with the same functions\n",
-				    p->path, p->equivalent_to);
+			strbuf_addf(err, "%s:%d:%d: equivalent_to '%s' must be another problem with the same functions\n",
+				    p->path, p->equivalent_line, p->equivalent_column, p->equivalent_to);
 			ret = -1;
 		}
 	}
 	for (int i = 0; i < set->nproblems; i++)
 		for (int j = 0; j < i; j++)
 			if (!strcasecmp(set->problems[i].source, set->problems[j].source)) {
-				strbuf_addf(err, "%s:1:1: source '%s' is already used by problem '%s'\n",
-					    set->problems[i].path, set->problems[i].source, set->problems[j].id);
+				strbuf_addf(err, "%s:%d:%d: source '%s' is already used by problem '%s'\n",
+					    set->problems[i].path, set->problems[i].source_line,
+					    set->problems[i].source_column, set->problems[i].source, set->problems[j].id);
 				ret = -1;
 			}
 	if (!ret && !set->nproblems) {

@@ -70,6 +70,9 @@ struct problem {
 	int ncases;
 	double max_score;
 	char *equivalent_to;     /* selftest: this reference must agree with that problem's on its cases */
+	int id_line, id_column;  /* where id, source and equivalent_to stand in the file */
+	int source_line, source_column;
+	int equivalent_line, equivalent_column;
 };
 
 struct problem_set {

@@ -23,9 +23,14 @@ const struct report_format *report_find(const char *name)
 	return NULL;
 }
 
+bool report_group_visible(const struct problem *p, int group, const struct report_options *o)
+{
+	return o->show_hidden || p->groups[group].visibility == VIS_PUBLIC;
+}
+
 bool report_visible(const struct test_result *t, const struct problem *p, const struct report_options *o)
 {
-	return o->show_hidden || p->groups[t->tc->group].visibility == VIS_PUBLIC;
+	return report_group_visible(p, t->tc->group, o);
 }
 
 const char *report_message(const struct test_result *t, const struct problem *p, const struct report_options *o)
@@ -106,8 +111,6 @@ bool report_clean(struct strbuf *sb, const char *s, size_t max_bytes)
 			n = 1;
 		} else if (cp == '\r') {
 			strbuf_addstr(sb, "\\r");
-		} else if (cp == 0x1b) {
-			strbuf_addstr(sb, "\\e");
 		} else if (unsafe_code_point(cp)) {
 			strbuf_addf(sb, cp < 0x80 ? "\\x%02x" : "\\u%04x", cp);
 		} else {

@@ -43,7 +43,10 @@ const struct report_format *report_find(const char *name);
 /* All formats, terminated by an entry with name NULL. */
 extern const struct report_format report_formats[];
 
-/* Is this test's detail visible under opts?  (public, or show_hidden) */
+/* Are the details of this group's tests visible under opts?  (public, or show_hidden) */
+bool report_group_visible(const struct problem *p, int group, const struct report_options *o);
+
+/* Is this test's detail visible under opts?  (its group's) */
 bool report_visible(const struct test_result *t, const struct problem *p, const struct report_options *o);
 
 /* The message to show for a test: its message when visible, else the verdict in words. */

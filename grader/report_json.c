@@ -1,10 +1,26 @@
-/* report_json.c - the machine-readable contract (jansson does the escaping) */
+/*
+ * report_json.c - the machine-readable contract (jansson does the escaping).
+ *
+ * Stable keys (never renamed or removed):
+ *   {"score", "max_score", "problems": [{"id", "title", "score", "max_score",
+ *    "tests": [{"name", "group", "verdict", "score", "max_score", "time_ms",
+ *               "message"}]}]}
+ * Added alongside: the grader's version, per-problem build outcome, limits
+ * and groups (with their effective limits and tallies), per-test limits,
+ * peak memory and - for visible tests only - the call, the values and the
+ * captured output (at most REPORT_OUTPUT_MAX bytes, valid UTF-8).  Hidden
+ * tests carry no call, expected, actual or output key, and their message
+ * is the verdict in words.
+ */
 #include "report.h"
 
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "version.h"
+
+#define JSON_FORMAT_VERSION 2
 
 /* jansson wants UTF-8: anything else a program printed is replaced byte by byte */
 static json_t *json_bytes(const char *s)
@@ -27,6 +43,67 @@ static json_t *json_bytes(const char *s)
 	return j ? j : json_string("");
 }
 
+/* Captured output cut to REPORT_OUTPUT_MAX bytes at a character boundary. */
+static json_t *json_output(const char *s, bool *cut)
+{
+	size_t l = strlen(s);
+	char *head;
+	json_t *j;
+	*cut = false;
+	if (l <= REPORT_OUTPUT_MAX)
+		return json_bytes(s);
+	*cut = true;
+	l = REPORT_OUTPUT_MAX;
+	while (l && ((unsigned char)s[l] & 0xc0) == 0x80)
+		l--;
+	head = xstrndup(s, l);
+	j = json_bytes(head);
+	free(head);
+	return j;
+}
+
+/* cpu_ms: the limit that applied (measured: from the tests), else the file's absolute one, else null */
+static json_t *limits_json(const struct limits *lim, unsigned measured_cpu_ms)
+{
+	json_t *j = json_object();
+	if (measured_cpu_ms)
+		json_object_set_new(j, "cpu_ms", json_integer(measured_cpu_ms));
+	else
+		json_object_set_new(j, "cpu_ms", lim->cpu_factor ? json_null() : json_integer(lim->cpu_ms));
+	if (lim->cpu_factor) {
+		json_object_set_new(j, "cpu_factor", json_real(lim->cpu_factor));
+		json_object_set_new(j, "cpu_floor_ms", json_integer(lim->cpu_floor_ms));
+	}
+	if (lim->wall_ms)
+		json_object_set_new(j, "wall_ms", json_integer(lim->wall_ms));
+	json_object_set_new(j, "memory_mb", json_integer(lim->memory_mb));
+	json_object_set_new(j, "output_kb", json_integer(lim->output_kb));
+	return j;
+}
+
+static json_t *group_json(const struct problem_result *pr, int g)
+{
+	const struct group *grp = &pr->problem->groups[g];
+	struct report_tally tl;
+	json_t *j = json_object();
+
+	report_tally(pr, g, &tl);
+	json_object_set_new(j, "name", json_string(grp->name));
+	json_object_set_new(j, "visibility", json_string(visibility_name(grp->visibility)));
+	json_object_set_new(j, "scoring", json_string(scoring_name(grp->scoring)));
+	json_object_set_new(j, "points", json_real(grp->points));
+	json_object_set_new(j, "score", json_real(tl.score));
+	json_object_set_new(j, "max_score", json_real(tl.max_score));
+	json_object_set_new(j, "tests", json_integer(tl.tests));
+	json_object_set_new(j, "passed", json_integer(tl.passed));
+	json_object_set_new(j, "failed", json_integer(tl.failed));
+	json_object_set_new(j, "skipped", json_integer(tl.skipped));
+	json_object_set_new(j, "hint", grp->hint ? json_string(grp->hint) : json_null());
+	json_object_set_new(j, "limits", limits_json(&grp->limits, tl.limit_ms));
+	json_object_set_new(j, "peak_kb", json_integer((json_int_t)tl.peak_kb));
+	return j;
+}
+
 static json_t *test_json(const struct problem *p, const struct test_result *t, const struct report_options *o)
 {
 	const struct group *g = &p->groups[t->tc->group];
@@ -41,11 +118,13 @@ static json_t *test_json(const struct problem *p, const struct test_result *t, c
 	json_object_set_new(j, "score", json_real(t->score));
 	json_object_set_new(j, "max_score", json_real(t->max_score));
 	json_object_set_new(j, "time_ms", json_integer(t->time_ms));
+	json_object_set_new(j, "wall_ms", json_integer(t->wall_ms));
 	json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
 	json_object_set_new(j, "peak_kb", json_integer((json_int_t)t->peak_kb));
 	json_object_set_new(j, "message", msg ? json_bytes(msg) : json_null());
 	if (visible) {
 		struct strbuf sb = STRBUF_INIT;
+		bool cut = false;
 		test_case_format_call(&sb, p, t->tc);
 		json_object_set_new(j, "call", json_string(sb.buf));
 		strbuf_release(&sb);
@@ -53,45 +132,72 @@ static json_t *test_json(const struct problem *p, const struct test_result *t, c
 			json_object_set_new(j, "expected", json_integer(t->expected));
 		if (t->has_actual)
 			json_object_set_new(j, "actual", json_integer(t->actual));
-		json_object_set_new(j, "output", json_bytes(t->output));
+		json_object_set_new(j, "output", t->output ? json_output(t->output, &cut) : json_null());
 		json_object_set_new(j, "output_bytes", json_integer((json_int_t)t->output_total));
+		json_object_set_new(j, "output_truncated",
+				    json_boolean(cut || (t->output && t->output_total > strlen(t->output))));
 	}
 	return j;
+}
+
+static json_t *problem_json(const struct problem_result *pr, const struct report_options *o)
+{
+	const struct problem *p = pr->problem;
+	struct report_tally tl;
+	json_t *pj = json_object(), *tests = json_array(), *groups = json_array();
+
+	report_tally(pr, -1, &tl);
+	json_object_set_new(pj, "id", json_string(p->id));
+	json_object_set_new(pj, "title", json_string(p->title));
+	json_object_set_new(pj, "source", pr->source ? json_bytes(pr->source) : json_null());
+	json_object_set_new(pj, "score", json_real(pr->score));
+	json_object_set_new(pj, "max_score", json_real(pr->max_score));
+	json_object_set_new(pj, "build", json_string(verdict_name(pr->build_verdict)));
+	json_object_set_new(pj, "build_message", json_bytes(pr->build_message));
+	json_object_set_new(pj, "compile_ms", json_integer(pr->compile_ms));
+	json_object_set_new(pj, "limits", limits_json(&p->limits, 0));
+	json_object_set_new(pj, "peak_kb", json_integer((json_int_t)tl.peak_kb));
+	json_object_set_new(pj, "cpu_ms", json_integer((json_int_t)tl.cpu_ms));
+	json_object_set_new(pj, "passed", json_integer(tl.passed));
+	json_object_set_new(pj, "failed", json_integer(tl.failed));
+	json_object_set_new(pj, "skipped", json_integer(tl.skipped));
+	for (int g = 0; g < p->ngroups; g++)
+		json_array_append_new(groups, group_json(pr, g));
+	json_object_set_new(pj, "groups", groups);
+	for (int k = 0; k < pr->ntests; k++)
+		json_array_append_new(tests, test_json(p, &pr->tests[k], o));
+	json_object_set_new(pj, "tests", tests);
+	return pj;
 }
 
 int report_json(FILE *out, const struct grade_result *r, const struct report_options *o)
 {
 	json_t *root = json_object(), *problems = json_array();
-	int ret;
+	int ret, passed = 0, skipped = 0;
 
-	json_object_set_new(root, "grader_version", json_string(GRADER_VERSION));
+	for (int i = 0; i < r->nproblems; i++) {
+		struct report_tally tl;
+		report_tally(&r->problems[i], -1, &tl);
+		passed += tl.passed;
+		skipped += tl.skipped;
+	}
+	json_object_set_new(root, "grader_version", json_string(o->version ? o->version : GRADER_VERSION));
+	json_object_set_new(root, "format_version", json_integer(JSON_FORMAT_VERSION));
 	json_object_set_new(root, "submission", json_bytes(r->submission));
 	json_object_set_new(root, "score", json_real(r->score));
 	json_object_set_new(root, "max_score", json_real(r->max_score));
+	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i, s:i}", "tests", report_total_tests(r), "passed",
+							passed, "failed", report_total_tests(r) - passed - skipped,
+							"skipped", skipped));
 	json_object_set_new(root, "execution_time", json_real(r->elapsed_s));
 	json_object_set_new(root, "isolation", json_string(r->isolation ? r->isolation : ""));
 	json_object_set_new(root, "internal_error", json_boolean(r->internal_error));
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		const struct problem *p = pr->problem;
-		json_t *pj = json_object(), *tests = json_array(), *limits = json_object();
-		json_object_set_new(pj, "id", json_string(p->id));
-		json_object_set_new(pj, "title", json_string(p->title));
-		json_object_set_new(pj, "source", pr->source ? json_bytes(pr->source) : json_null());
-		json_object_set_new(pj, "score", json_real(pr->score));
-		json_object_set_new(pj, "max_score", json_real(pr->max_score));
-		json_object_set_new(pj, "build", json_string(verdict_name(pr->build_verdict)));
-		json_object_set_new(pj, "build_message", json_bytes(pr->build_message));
-		json_object_set_new(limits, "memory_mb", json_integer(p->limits.memory_mb));
-		json_object_set_new(limits, "output_kb", json_integer(p->limits.output_kb));
-		json_object_set_new(pj, "limits", limits);
-		for (int k = 0; k < pr->ntests; k++)
-			json_array_append_new(tests, test_json(p, &pr->tests[k], o));
-		json_object_set_new(pj, "tests", tests);
-		json_array_append_new(problems, pj);
-	}
+	json_object_set_new(root, "show_hidden", json_boolean(o->show_hidden));
+	for (int i = 0; i < r->nproblems; i++)
+		json_array_append_new(problems, problem_json(&r->problems[i], o));
 	json_object_set_new(root, "problems", problems);
-	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	/* 12 significant digits: 14.2, not 14.200000000000003 */
+	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	fputc('\n', out);
 	json_decref(root);
 	return ret < 0 || ferror(out) ? -1 : 0;

@@ -1,11 +1,37 @@
-/* report_text.c - the student's report: what failed, on which input, and why */
+/*
+ * report_text.c - the student's report: what failed, on which input, and why.
+ *
+ *   p1  Partizan stone game  2.3 / 18
+ *     small (0.25 points per test): 6 of 40 passed, 1.5 / 10
+ *     x small/AcanWin(1): wrong answer          one compact block per failing
+ *         call:     AcanWin(1)                  public test: name, verdict in
+ *         expected: true                        words, the call, the values,
+ *         returned: false                       why, resources, output
+ *     ... and 31 more failing tests in this group (--format json lists them all)
+ *     medium (all or nothing, 4 points): 0 of 760 passed, 0 / 4
+ *     ...
+ *     758 tests not run: an earlier test of this all-or-nothing group failed
+ *     large (hidden, 0.4 points per test): 2 of 10 passed, 0.8 / 4
+ *     passed 6 of 810 tests (hidden tests: 2 of 10 passed)
+ *     hint (small): ...                         per group with a failure
+ *
+ * then a summary table and the total.  At most FAILURES_PER_GROUP blocks per
+ * group and FAILURES_PER_PROBLEM per problem.  Hidden groups show counts and
+ * hints only.  Captured output and compiler messages are cleaned
+ * (report_clean) and cut to a few lines.  Colours only when o->color (the
+ * CLI decides: a terminal, and no NO_COLOR).
+ */
 #include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FAILURES_SHOWN 8
+#define FAILURES_PER_GROUP 3
+#define FAILURES_PER_PROBLEM 8
 #define OUTPUT_LINES_SHOWN 6
+#define OUTPUT_LINE_WIDTH 160
+#define BUILD_LINES_SHOWN 25
+#define WRAP_WIDTH 78
 
 struct palette {
 	const char *ok, *bad, *dim, *bold, *off;
@@ -13,125 +39,258 @@ struct palette {
 
 static void print_score(FILE *out, const struct palette *c, double score, double max)
 {
-	const char *col = score >= max ? c->ok : c->bad;
-	fprintf(out, "%s%g / %g%s", col, score, max, c->off);
+	struct strbuf sb = STRBUF_INIT;
+	report_score(&sb, score);
+	strbuf_addstr(&sb, " / ");
+	report_score(&sb, max);
+	fprintf(out, "%s%s%s", score >= max ? c->ok : c->bad, sb.buf, c->off);
+	strbuf_release(&sb);
 }
 
-/* A few lines of captured output, indented; control characters made visible. */
-static void print_output(FILE *out, const struct palette *c, const struct test_result *t)
+/* Back up from len to the start of a UTF-8 character of s. */
+static size_t char_boundary(const char *s, size_t len)
 {
+	while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
+/*
+ * Untrusted text (output, compiler messages), cleaned, as "prefix| line"
+ * lines: at most max_lines lines of at most OUTPUT_LINE_WIDTH bytes.
+ * Returns true when something was left out.
+ */
+static bool print_quoted(FILE *out, const char *indent, const char *text, size_t max_bytes, int max_lines)
+{
+	struct strbuf clean = STRBUF_INIT;
+	bool cut = report_clean(&clean, text, max_bytes);
+	const char *s = clean.buf;
 	int lines = 0;
-	const char *p = t->output;
-	fprintf(out, "      %syour program printed (%llu bytes):%s\n", c->dim, t->output_total, c->off);
-	while (*p && lines < OUTPUT_LINES_SHOWN) {
-		fputs("        | ", out);
-		for (; *p && *p != '\n'; p++) {
-			unsigned char ch = (unsigned char)*p;
-			if (ch < 32 && ch != '\t')
-				fprintf(out, "\\x%02x", ch);
-			else
-				fputc(ch, out);
+
+	while (*s && lines < max_lines) {
+		size_t l = strcspn(s, "\n"), shown = l;
+		if (shown > OUTPUT_LINE_WIDTH) {
+			shown = char_boundary(s, OUTPUT_LINE_WIDTH);
+			cut = true;
 		}
-		fputc('\n', out);
-		if (*p == '\n')
-			p++;
+		fprintf(out, "%s| %.*s%s\n", indent, (int)shown, s, shown < l ? " [...]" : "");
+		s += l + (s[l] == '\n');
 		lines++;
 	}
-	if (*p || t->output_total > strlen(t->output))
-		fprintf(out, "        %s[... cut ...]%s\n", c->dim, c->off);
+	if (*s)
+		cut = true;
+	strbuf_release(&clean);
+	return cut;
+}
+
+/* Trusted prose (hints) after a label, wrapped at WRAP_WIDTH; invisible: bytes of the label that take no column. */
+static void print_wrapped(FILE *out, const char *indent, const char *label, const char *text, size_t invisible)
+{
+	size_t start = strlen(indent), col = start + strlen(label) - invisible;
+	bool first = true;
+
+	fprintf(out, "%s%s", indent, label);
+	for (;;) {
+		size_t w;
+		while (*text == ' ' || *text == '\n')
+			text++;
+		w = strcspn(text, " \n");
+		if (!w)
+			break;
+		if (!first && col + 1 + w > WRAP_WIDTH) {
+			fprintf(out, "\n%s    ", indent);
+			col = start + 4;
+		} else {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, text);
+		col += w;
+		text += w;
+		first = false;
+	}
+	fputc('\n', out);
 }
 
 static void print_failure(FILE *out, const struct palette *c, const struct problem *p,
 			  const struct test_result *t, const struct report_options *o)
 {
-	struct strbuf call = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	const struct signature *sig = &p->funcs[t->tc->func];
+	const char *output = report_output(t, p, o);
+
 	fprintf(out, "  %sx%s %s: %s%s%s\n", c->bad, c->off, t->tc->name, c->bold, verdict_words(t->verdict), c->off);
-	test_case_format_call(&call, p, t->tc);
-	fprintf(out, "      call:     %s\n", call.buf);
+	test_case_format_call(&sb, p, t->tc);
+	fprintf(out, "      call:     %s\n", sb.buf);
 	if (t->has_expected) {
-		strbuf_reset(&call);
-		answer_format(&call, sig->ret, t->expected);
-		fprintf(out, "      expected: %s\n", call.buf);
+		strbuf_reset(&sb);
+		answer_format(&sb, sig->ret, t->expected);
+		fprintf(out, "      expected: %s\n", sb.buf);
 	}
 	if (t->has_actual) {
-		strbuf_reset(&call);
-		answer_format(&call, sig->ret, t->actual);
-		fprintf(out, "      returned: %s\n", call.buf);
+		strbuf_reset(&sb);
+		answer_format(&sb, sig->ret, t->actual);
+		fprintf(out, "      returned: %s\n", sb.buf);
 	}
-	if (t->message && t->verdict != V_WRONG_ANSWER)
-		fprintf(out, "      why:      %s\n", t->message);
+	if (t->message && t->verdict != V_WRONG_ANSWER) {
+		strbuf_reset(&sb);
+		report_clean(&sb, report_message(t, p, o), 0);
+		fprintf(out, "      why:      %s\n", sb.buf);
+	}
 	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
-		fprintf(out, "      used:     %u ms CPU (limit %u ms), %llu MiB peak\n", t->time_ms, t->limit_ms,
-			t->peak_kb >> 10);
-	(void)o;
-	if (t->output && *t->output)
-		print_output(out, c, t);
-	strbuf_release(&call);
+		fprintf(out, "      used:     %u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)\n", t->time_ms,
+			t->limit_ms, t->peak_kb / 1024.0, p->groups[t->tc->group].limits.memory_mb);
+	if (output) {
+		fprintf(out, "      printed:  %llu byte%s%s\n", t->output_total, t->output_total == 1 ? "" : "s",
+			t->output_total ? ":" : "");
+		if (print_quoted(out, "        ", output, REPORT_OUTPUT_MAX, OUTPUT_LINES_SHOWN) ||
+		    t->output_total > strlen(t->output))
+			fprintf(out, "        %s[... not all shown]%s\n", c->dim, c->off);
+	}
+	strbuf_release(&sb);
+}
+
+static void print_build_failure(FILE *out, const struct palette *c, const struct problem_result *pr)
+{
+	const char *msg = pr->build_message, *words = verdict_words(pr->build_verdict);
+	if (msg) {
+		/* the message's first line says what happened; the rest is the compiler's */
+		size_t l = strcspn(msg, "\n");
+		struct strbuf first = STRBUF_INIT;
+		char *head = xstrndup(msg, l);
+		report_clean(&first, head, 0);
+		if (strstr(first.buf, words))
+			fprintf(out, "  %s%s%s\n", c->bad, first.buf, c->off);
+		else
+			fprintf(out, "  %s%s:%s %s\n", c->bad, words, c->off, first.buf);
+		if (msg[l] && print_quoted(out, "    ", msg + l + 1, 0, BUILD_LINES_SHOWN))
+			fprintf(out, "    %s[... more compiler output not shown]%s\n", c->dim, c->off);
+		strbuf_release(&first);
+		free(head);
+	} else {
+		fprintf(out, "  %s%s%s\n", c->bad, words, c->off);
+	}
+	fprintf(out, "  none of its %d test%s could run\n", pr->ntests, pr->ntests == 1 ? "" : "s");
+}
+
+/* "small (0.25 points per test): 6 of 40 passed, 1.5 / 10", its failures, its skipped tests. */
+static void print_group(FILE *out, const struct palette *c, const struct problem_result *pr, int g,
+			int *shown_in_problem, const struct report_options *o)
+{
+	const struct problem *p = pr->problem;
+	const struct group *grp = &p->groups[g];
+	bool visible = report_group_visible(p, g, o);
+	struct report_tally tl;
+	struct strbuf points = STRBUF_INIT;
+	int shown = 0, not_shown = 0;
+
+	report_tally(pr, g, &tl);
+	report_score(&points, grp->points);
+	fprintf(out, "  %s%s%s (%s%s%s%s): %s%d of %d passed%s, ", c->bold, grp->name, c->off,
+		grp->visibility == VIS_HIDDEN ? "hidden, " : "",
+		grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing, " : "", points.buf,
+		grp->scoring == SCORE_ALL_OR_NOTHING ? " points" : " points per test",
+		tl.passed == tl.tests ? c->ok : c->bad, tl.passed, tl.tests, c->off);
+	print_score(out, c, tl.score, tl.max_score);
+	fputc('\n', out);
+	strbuf_release(&points);
+	for (int k = grp->first_case; visible && k < grp->first_case + grp->ncases; k++) {
+		const struct test_result *t = &pr->tests[k];
+		if (t->verdict == V_CORRECT) {
+			if (o->verbose)
+				fprintf(out, "  %sok%s %s (%u ms)\n", c->ok, c->off, t->tc->name, t->time_ms);
+			continue;
+		}
+		if (t->verdict == V_SKIPPED)
+			continue;
+		if (shown < FAILURES_PER_GROUP && *shown_in_problem < FAILURES_PER_PROBLEM) {
+			print_failure(out, c, p, t, o);
+			shown++;
+			(*shown_in_problem)++;
+		} else {
+			not_shown++;
+		}
+	}
+	if (not_shown)
+		fprintf(out, "  %s... and %d more failing test%s in this group (--format json lists them all)%s\n",
+			c->dim, not_shown, not_shown == 1 ? "" : "s", c->off);
+	if (tl.skipped)
+		fprintf(out, "  %d test%s not run: an earlier test of this all-or-nothing group failed\n", tl.skipped,
+			tl.skipped == 1 ? "" : "s");
 }
 
 static void print_problem(FILE *out, const struct palette *c, const struct problem_result *pr,
 			  const struct report_options *o)
 {
 	const struct problem *p = pr->problem;
-	int passed = 0, hidden = 0, hidden_passed = 0, shown = 0, not_shown = 0;
-	bool *hint_due = xcalloc((size_t)p->ngroups + 1, sizeof(bool));
+	int shown = 0, passed = 0, hidden = 0, hidden_passed = 0;
 
 	fprintf(out, "%s%s%s  %s  ", c->bold, p->id, c->off, p->title);
 	print_score(out, c, pr->score, pr->max_score);
 	fputc('\n', out);
 	if (pr->build_verdict != V_CORRECT) {
-		fprintf(out, "  %s%s%s: %s\n", c->bad, verdict_words(pr->build_verdict), c->off,
-			pr->build_message ? "" : "");
-		if (pr->build_message) {
-			const char *s = pr->build_message;
-			while (*s) {
-				size_t l = strcspn(s, "\n");
-				fprintf(out, "    %.*s\n", (int)l, s);
-				s += l + (s[l] == '\n');
-			}
-		}
-		fprintf(out, "  %d test%s not run\n\n", pr->ntests, pr->ntests == 1 ? "" : "s");
-		free(hint_due);
+		print_build_failure(out, c, pr);
+		fputc('\n', out);
 		return;
 	}
+	for (int g = 0; g < p->ngroups; g++)
+		print_group(out, c, pr, g, &shown, o);
 	for (int k = 0; k < pr->ntests; k++) {
-		const struct test_result *t = &pr->tests[k];
-		bool visible = report_visible(t, p, o);
-		bool ok = t->verdict == V_CORRECT;
+		bool ok = pr->tests[k].verdict == V_CORRECT;
 		passed += ok;
-		if (!visible) {
+		if (!report_visible(&pr->tests[k], p, o)) {
 			hidden++;
 			hidden_passed += ok;
-			if (!ok)
-				hint_due[t->tc->group] = true;
-			continue;
-		}
-		if (ok) {
-			if (o->verbose)
-				fprintf(out, "  %sok%s %s (%u ms)\n", c->ok, c->off, t->tc->name, t->time_ms);
-			continue;
-		}
-		hint_due[t->tc->group] = true;
-		if (shown < MAX_FAILURES_SHOWN && t->verdict != V_SKIPPED) {
-			print_failure(out, c, p, t, o);
-			shown++;
-		} else {
-			not_shown++;
 		}
 	}
-	if (not_shown)
-		fprintf(out, "  %s... and %d more failing public test%s (--format json lists all)%s\n", c->dim,
-			not_shown, not_shown == 1 ? "" : "s", c->off);
 	fprintf(out, "  passed %d of %d tests", passed, pr->ntests);
 	if (hidden)
 		fprintf(out, " (hidden tests: %d of %d passed)", hidden_passed, hidden);
 	fputc('\n', out);
-	for (int g = 0; g < p->ngroups; g++)
-		if (hint_due[g] && p->groups[g].hint)
-			fprintf(out, "  %shint (%s):%s %s\n", c->bold, p->groups[g].name, c->off, p->groups[g].hint);
+	for (int g = 0; g < p->ngroups; g++) {
+		struct report_tally tl;
+		report_tally(pr, g, &tl);
+		if (tl.passed < tl.tests && p->groups[g].hint) {
+			char *label = xasprintf("%shint (%s):%s", c->bold, p->groups[g].name, c->off);
+			print_wrapped(out, "  ", label, p->groups[g].hint, strlen(c->bold) + strlen(c->off));
+			free(label);
+		}
+	}
 	fputc('\n', out);
-	free(hint_due);
+}
+
+static void print_summary(FILE *out, const struct palette *c, const struct grade_result *r)
+{
+	int idw = 0, titlew = 0, tests = report_total_tests(r), passed = 0;
+
+	for (int i = 0; i < r->nproblems; i++) {
+		const struct problem *p = r->problems[i].problem;
+		if ((int)strlen(p->id) > idw)
+			idw = (int)strlen(p->id);
+		if ((int)strlen(p->title) > titlew)
+			titlew = (int)strlen(p->title);
+	}
+	fprintf(out, "%sSummary%s\n", c->bold, c->off);
+	for (int i = 0; i < r->nproblems; i++) {
+		const struct problem_result *pr = &r->problems[i];
+		struct report_tally tl;
+		struct strbuf sc = STRBUF_INIT;
+		report_tally(pr, -1, &tl);
+		passed += tl.passed;
+		report_score(&sc, pr->score);
+		strbuf_addstr(&sc, " / ");
+		report_score(&sc, pr->max_score);
+		fprintf(out, "  %-*s  %-*s  %s%-12s%s  ", idw, pr->problem->id, titlew, pr->problem->title,
+			pr->score >= pr->max_score ? c->ok : c->bad, sc.buf, c->off);
+		if (pr->build_verdict != V_CORRECT)
+			fprintf(out, "%s\n", verdict_words(pr->build_verdict));
+		else
+			fprintf(out, "%d of %d tests passed\n", tl.passed, tl.tests);
+		strbuf_release(&sc);
+	}
+	fprintf(out, "%sTotal:%s ", c->bold, c->off);
+	print_score(out, c, r->score, r->max_score);
+	fprintf(out, "  (%d of %d tests passed, %.1f s)\n", passed, tests, r->elapsed_s);
 }
 
 int report_text(FILE *out, const struct grade_result *r, const struct report_options *o)
@@ -139,19 +298,14 @@ int report_text(FILE *out, const struct grade_result *r, const struct report_opt
 	static const struct palette colour = { "\033[32m", "\033[31m", "\033[2m", "\033[1m", "\033[0m" };
 	static const struct palette plain = { "", "", "", "", "" };
 	const struct palette *c = o->color ? &colour : &plain;
-	int tests = 0, passed = 0;
+	struct strbuf sub = STRBUF_INIT;
 
-	fprintf(out, "Grading %s\n\n", r->submission);
-	for (int i = 0; i < r->nproblems; i++) {
+	report_clean(&sub, r->submission, 0);
+	fprintf(out, "Grading %s\n\n", sub.buf);
+	strbuf_release(&sub);
+	for (int i = 0; i < r->nproblems; i++)
 		print_problem(out, c, &r->problems[i], o);
-		for (int k = 0; k < r->problems[i].ntests; k++) {
-			tests++;
-			passed += r->problems[i].tests[k].verdict == V_CORRECT;
-		}
-	}
-	fprintf(out, "%sTotal:%s ", c->bold, c->off);
-	print_score(out, c, r->score, r->max_score);
-	fprintf(out, "  (%d of %d tests passed, %.1f s)\n", passed, tests, r->elapsed_s);
+	print_summary(out, c, r);
 	if (r->internal_error)
 		fprintf(out, "%sSome tests could not be judged because of a problem in the grader, not in your "
 			"code: their verdict is judge-error.%s\n", c->bad, c->off);

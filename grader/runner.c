@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -36,11 +37,25 @@ struct slot {
 	struct strbuf in;      /* report bytes received */
 };
 
+/*
+ * A runner that fails before its hello - a constructor that loops, crashes
+ * or makes a forbidden call - fails the same way every time it starts, so
+ * the rest of its tests take the same verdict at once instead of each
+ * waiting for the same failure (STARTUP_MS per test for a looping one).
+ */
+struct start_failure {
+	const char *runner;
+	enum verdict verdict;
+	char *message;
+};
+
 struct pool {
 	int nslots;
 	struct slot slots[MAX_SLOTS];
 	const struct strbuf *filters;
 	char *workdir;
+	struct start_failure *failed_starts;
+	size_t nfailed_starts, failed_starts_alloc;
 };
 
 void run_task_release(struct run_task *t)
@@ -172,6 +187,80 @@ static void finish_task(struct run_task *t, enum verdict v, char *message)
 	t->message = message;
 }
 
+static void remember_start_failure(struct pool *pool, const struct run_task *t)
+{
+	struct start_failure *f;
+	for (size_t i = 0; i < pool->nfailed_starts; i++)
+		if (pool->failed_starts[i].runner == t->runner)
+			return;
+	ALLOC_GROW(pool->failed_starts, pool->nfailed_starts + 1, pool->failed_starts_alloc);
+	f = &pool->failed_starts[pool->nfailed_starts++];
+	f->runner = t->runner;
+	f->verdict = t->verdict;
+	f->message = xstrdup(t->message ? t->message : verdict_words(t->verdict));
+}
+
+static const struct start_failure *start_failure_of(const struct pool *pool, const char *runner)
+{
+	for (size_t i = 0; i < pool->nfailed_starts; i++)
+		if (pool->failed_starts[i].runner == runner)
+			return &pool->failed_starts[i];
+	return NULL;
+}
+
+/*
+ * The case child of a zygote we are about to kill at the wall-clock limit:
+ * its state and CPU time, so the message can say why it did not answer.
+ * Reads /proc: the zygote's newest child (the last listed; constructors may
+ * have left older ones).  Returns 0, or -1 when unknown.
+ */
+static int case_child_state(pid_t zygote, char *state, unsigned *cpu_ms)
+{
+	char path[64], buf[512], *p;
+	unsigned long long utime, stime;
+	long child = -1, pid, hz = sysconf(_SC_CLK_TCK);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)zygote, (int)zygote);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%ld", &pid) == 1)
+		child = pid;
+	fclose(f);
+	if (child <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", child);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* "pid (comm) state ..." - comm may hold spaces and parentheses: skip to the last ')' */
+	if (!p || !(p = strrchr(buf, ')')) ||
+	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", state, &utime, &stime) != 3 ||
+	    hz <= 0)
+		return -1;
+	*cpu_ms = (unsigned)((utime + stime) * 1000 / (unsigned long long)hz);
+	return 0;
+}
+
+static char *wall_limit_message(const struct run_task *t, bool known, char state, unsigned cpu_ms)
+{
+	if (!known)
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping, "
+				 "waiting or stopped (or the machine too busy to run it)", t->wall_ms);
+	if (state == 'T' || state == 't')
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was stopped "
+				 "(SIGSTOP on itself?) after %u ms of CPU time", t->wall_ms, cpu_ms);
+	if (state == 'R')
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was still running "
+				 "after %u ms of CPU time (the machine was too busy to give it the CPU limit of %u ms)",
+				 t->wall_ms, cpu_ms, t->cpu_ms);
+	return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping or waiting "
+			 "(sleep(), pause()?) after %u ms of CPU time", t->wall_ms, cpu_ms);
+}
+
 static const char *signal_words(int sig)
 {
 	switch (sig) {
@@ -212,9 +301,14 @@ static void judge_report(struct run_task *t, const struct gr_report *r, const ch
 	} else if (r->flags & GR_SPAWN_FAILED) {
 		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not start the test"));
 	} else if (r->flags & GR_FORBIDDEN) {
+		const char *name = sandbox_syscall_name(r->syscall_nr);
+		/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
+		bool self_signal = !sandbox_probe()->namespaces &&
+				   (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill"));
 		finish_task(t, V_FORBIDDEN, xasprintf("your code made the system call '%s', which is not allowed "
-						       "while grading (no files, processes, signals or network)",
-						       sandbox_syscall_name(r->syscall_nr)));
+						       "while grading (no files, processes, signals or network)%s",
+						       name, self_signal ? "; abort(), assert() and raise() send "
+						       "signals too, which this sandbox cannot allow" : ""));
 	} else if (r->flags & GR_NOMEM) {
 		finish_task(t, V_MEMORY_LIMIT, xasprintf("an allocation of %llu bytes failed: the memory limit is %u MiB",
 							 (unsigned long long)r->nomem_bytes, t->memory_mb));
@@ -230,7 +324,11 @@ static void judge_report(struct run_task *t, const struct gr_report *r, const ch
 			finish_task(t, V_MEMORY_LIMIT, xasprintf("crashed (%s) after using %llu MiB, at the memory limit of %u MiB",
 								 strsignal(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
 		else if (sig == SIGSYS)
-			finish_task(t, V_FORBIDDEN, xstrdup("your code made a system call that is not allowed while grading"));
+			/* no report from the trap's handler: SIGSYS was blocked, or the filter killed a foreign ABI's call */
+			finish_task(t, V_FORBIDDEN, xstrdup("your code made a system call that is not allowed while grading "
+							    "(no files, processes, threads, signals or network); which one is "
+							    "unknown: it came with signals blocked, as in system(), popen() "
+							    "and pthread_create(), or through a 32-bit system call entry"));
 		else
 			finish_task(t, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
 	} else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122) {
@@ -246,11 +344,40 @@ static void judge_report(struct run_task *t, const struct gr_report *r, const ch
 	}
 }
 
-/* The zygote died or broke protocol while running (or starting) task t. */
-static void runner_lost(struct slot *s, struct run_task *t, bool starting)
+/*
+ * After EOF from a zygote, give it a moment to finish exiting (without
+ * reaping it, so its pid and process group stay ours to kill), so that the
+ * message says how it ended rather than "killed".
+ */
+static void slot_wait_exit(struct slot *s)
 {
-	int status = slot_kill_status(s);
+	for (int i = 0; i < 20 && s->pid > 0; i++) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+			return;
+		poll(NULL, 0, 10);
+	}
+}
+
+/*
+ * The zygote died (protocol_error false: EOF on its channel) or broke the
+ * protocol (something - a constructor or what it started - wrote on the
+ * grader's channel) while running or starting task t.
+ */
+static void runner_lost(struct slot *s, struct run_task *t, bool starting, bool protocol_error)
+{
+	int status;
 	const char *when = starting ? "while starting (before main: a constructor?)" : "outside the test";
+
+	if (protocol_error) {
+		slot_kill_status(s);
+		finish_task(t, V_RUN_ERROR, xasprintf("the program wrote on the grader's channel %s: the runner could "
+						      "not be trusted any more", when));
+		return;
+	}
+	slot_wait_exit(s);
+	status = slot_kill_status(s);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 121)
 		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed (seccomp refused the filter)"));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
@@ -283,7 +410,12 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
 }
 
-/* Handle bytes from the zygote; returns -1 when the slot must be torn down. */
+/*
+ * Handle bytes from the zygote.  Returns 0, or when the slot must be torn
+ * down: -1 at EOF (the zygote ended or closed its channel), -2 when what
+ * came is not our protocol, -3 when the task was finished here (the zygote
+ * itself made a forbidden call).
+ */
 static int slot_input(struct slot *s, struct run_task *tasks)
 {
 	bool eof = false;
@@ -300,7 +432,7 @@ static int slot_input(struct slot *s, struct run_task *tasks)
 		}
 		strbuf_add(&s->in, buf, (size_t)n);
 		if (s->in.len > (1u << 20))
-			return -1; /* a runner does not send that much: protocol broken */
+			return -2; /* a runner does not send that much: protocol broken */
 	}
 	for (;;) {
 		uint32_t magic;
@@ -327,13 +459,14 @@ static int slot_input(struct slot *s, struct run_task *tasks)
 				/* the zygote itself (a constructor) made a forbidden call */
 				if (s->task >= 0)
 					finish_task(&tasks[s->task], V_FORBIDDEN,
-						    xasprintf("your program made the system call '%s' while starting "
-							      "(before main: a constructor?), which is not allowed",
-							      sandbox_syscall_name(r.syscall_nr)));
-				return -1;
+						    xasprintf("your program made the system call '%s' %s, which is not allowed",
+							      sandbox_syscall_name(r.syscall_nr),
+							      s->state == SLOT_STARTING ? "while starting (before main: a constructor?)"
+							      : "outside the test (in a process a constructor started?)"));
+				return -3;
 			}
 			if (r.output_kept > GR_OUTPUT_KEEP || r.case_id != (uint32_t)s->task)
-				return -1;
+				return -2;
 			if (s->in.len < sizeof(r) + r.output_kept)
 				return eof ? -1 : 0;
 			tasks[s->task].wall_used_ms = (unsigned)((now_us() - s->started_us) / 1000);
@@ -344,7 +477,7 @@ static int slot_input(struct slot *s, struct run_task *tasks)
 			s->state = SLOT_READY;
 			continue;
 		}
-		return -1; /* anything else: the runner is not speaking our protocol */
+		return -2; /* anything else: the runner is not speaking our protocol */
 	}
 }
 
@@ -363,19 +496,37 @@ static int slot_output(struct slot *s)
 	return 0;
 }
 
+/* What pool_run tracks across its loop. */
+struct run_state {
+	int done;
+	bool *failed_group;    /* by group_key: an all-or-nothing group that failed */
+	bool stop_group_on_failure;
+	bool (*judge)(const struct run_task *t, void *ctx);
+	void *ctx;
+};
+
+/* Count a finished task; a failure stops the rest of its all-or-nothing group. */
+static void task_done(struct run_state *st, const struct run_task *t)
+{
+	st->done++;
+	if (st->stop_group_on_failure && t->group_key >= 0 &&
+	    (t->verdict != V_CORRECT || (st->judge && !st->judge(t, st->ctx))))
+		st->failed_group[t->group_key] = true;
+}
+
 int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_group_on_failure,
 	     bool (*judge)(const struct run_task *t, void *ctx), void *ctx)
 {
-	int next = 0, done = 0;
-	bool *failed_group = NULL;
+	struct run_state st = { 0, NULL, stop_group_on_failure, judge, ctx };
+	int next = 0;
 	int max_key = -1;
 
 	for (int i = 0; i < ntasks; i++)
 		if (tasks[i].group_key > max_key)
 			max_key = tasks[i].group_key;
-	failed_group = xcalloc((size_t)max_key + 2, sizeof(bool));
+	st.failed_group = xcalloc((size_t)max_key + 2, sizeof(bool));
 
-	while (done < ntasks) {
+	while (st.done < ntasks) {
 		struct pollfd p[2 * MAX_SLOTS];
 		int owner[2 * MAX_SLOTS], np = 0;
 		uint64_t now, nearest = UINT64_MAX;
@@ -386,27 +537,37 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 		/* give idle slots work */
 		for (int k = 0; k < pool->nslots; k++) {
 			struct slot *s = &pool->slots[k];
+			const struct start_failure *failed;
 			struct run_task *t;
 			if (s->task >= 0 || s->state == SLOT_STARTING)
 				continue;
 			while (next < ntasks && stop_group_on_failure && tasks[next].group_key >= 0 &&
-			       failed_group[tasks[next].group_key]) {
+			       st.failed_group[tasks[next].group_key]) {
 				finish_task(&tasks[next], V_SKIPPED,
 					    xstrdup("not run: an earlier test of this all-or-nothing group failed"));
+				task_done(&st, &tasks[next]);
 				next++;
-				done++;
 			}
 			if (next >= ntasks)
 				break;
 			t = &tasks[next];
+			failed = start_failure_of(pool, t->runner);
+			if (failed) {
+				finish_task(t, failed->verdict, xasprintf("%s (not started again: the program failed "
+									  "the same way for an earlier test)", failed->message));
+				task_done(&st, t);
+				next++;
+				k--; /* try this slot again with the next task */
+				continue;
+			}
 			if (s->state != SLOT_EMPTY && (s->runner != t->runner || s->memory_mb != t->zygote_memory_mb))
 				slot_stop(s);
 			if (s->state == SLOT_EMPTY) {
 				struct strbuf err = STRBUF_INIT;
 				if (slot_start(pool, s, t, &err) < 0) {
 					finish_task(t, V_JUDGE_ERROR, strbuf_detach(&err));
+					task_done(&st, t);
 					next++;
-					done++;
 					k--; /* try this slot again with the next task */
 					continue;
 				}
@@ -422,15 +583,15 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 					finish_task(t, V_MISSING, xasprintf("your file does not define the function '%s'",
 									   t->function_name));
 					s->task = -1;
-					done++;
+					task_done(&st, t);
 					continue;
 				}
 				send_request(s, t, s->task);
 				/* usually fits the pipe at once; the rest goes out on POLLOUT */
 				if (slot_output(s) < 0) {
-					runner_lost(s, t, false);
+					runner_lost(s, t, false, false);
 					s->task = -1;
-					done++;
+					task_done(&st, t);
 				}
 			}
 		}
@@ -442,17 +603,22 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			if (s->task >= 0 && now >= s->deadline_us) {
 				struct run_task *t = &tasks[s->task];
 				bool starting = s->state == SLOT_STARTING;
+				unsigned cpu_ms = 0;
+				char state = '?';
+				bool known = !starting && case_child_state(s->pid, &state, &cpu_ms) == 0;
 				slot_kill_status(s);
-				if (starting)
+				if (starting) {
 					finish_task(t, V_TIMELIMIT, xasprintf("the program did not start within %u ms "
 									      "(something runs forever before main?)", STARTUP_MS));
-				else
-					finish_task(t, V_TIMELIMIT, xasprintf("no answer within the wall-clock limit of %u ms "
-									      "although little CPU time was used: the program "
-									      "was sleeping, waiting or stopped", t->wall_ms));
+					remember_start_failure(pool, t);
+				} else {
+					finish_task(t, V_TIMELIMIT, wall_limit_message(t, known, state, cpu_ms));
+					if (known)
+						t->cpu_used_ms = cpu_ms;
+				}
 				t->wall_used_ms = (unsigned)((now - s->started_us) / 1000);
 				s->task = -1;
-				done++;
+				task_done(&st, t);
 				continue;
 			}
 			if (s->deadline_us < nearest && s->task >= 0)
@@ -464,7 +630,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 				owner[np++] = k;
 			}
 		}
-		if (done >= ntasks)
+		if (st.done >= ntasks)
 			break;
 		timeout = nearest == UINT64_MAX ? 100 : (int)((nearest - now) / 1000 + 1);
 		if (timeout > 100)
@@ -482,32 +648,26 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 				rc = slot_output(s);
 			else
 				rc = slot_input(s, tasks);
-			if (task >= 0 && tasks[task].done && s->task != task) {
-				/* a report completed the task */
-				struct run_task *t = &tasks[task];
-				done++;
-				if (stop_group_on_failure && t->group_key >= 0 &&
-				    (t->verdict != V_CORRECT || (judge && !judge(t, ctx))))
-					failed_group[t->group_key] = true;
-			}
+			if (task >= 0 && tasks[task].done && s->task != task)
+				task_done(&st, &tasks[task]); /* a report completed the task */
 			if (rc < 0) {
 				if (s->task >= 0) {
 					struct run_task *t = &tasks[s->task];
 					if (!t->done)
-						runner_lost(s, t, starting);
+						runner_lost(s, t, starting, rc == -2);
 					else
 						slot_stop(s);
+					if (starting)
+						remember_start_failure(pool, t);
 					s->task = -1;
-					done++;
-					if (stop_group_on_failure && t->group_key >= 0)
-						failed_group[t->group_key] = true;
+					task_done(&st, t);
 				} else {
 					slot_stop(s);
 				}
 			}
 		}
 	}
-	free(failed_group);
+	free(st.failed_group);
 	return grader_interrupted ? -1 : 0;
 }
 
@@ -520,6 +680,9 @@ void pool_free(struct pool *pool)
 		strbuf_release(&pool->slots[k].out);
 		strbuf_release(&pool->slots[k].in);
 	}
+	for (size_t i = 0; i < pool->nfailed_starts; i++)
+		free(pool->failed_starts[i].message);
+	free(pool->failed_starts);
 	free(pool->workdir);
 	free(pool);
 }

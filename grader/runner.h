@@ -18,8 +18,11 @@
  * clock deadline.  At the deadline (a sleeping, stopped or wedged program)
  * the grader kills the whole zygote - its namespace or process group - and
  * the slot starts a fresh one for its next case.  A zygote that dies or
- * misbehaves costs only the case it was running.  The grader never blocks on
- * a runner: every fd is non-blocking and driven from one poll() loop.
+ * misbehaves costs only the case it was running - except one that fails
+ * before its hello (a constructor that loops, crashes or makes a forbidden
+ * call): that failure is the program's, and its other cases take the same
+ * verdict without starting it again.  The grader never blocks on a runner:
+ * every fd is non-blocking and driven from one poll() loop.
  *
  * Ownership: the pool owns the zygotes; pool_free() kills any left.
  */

@@ -174,6 +174,14 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 				  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") < 0 &&
 			    errno != ENOENT)
 				fail_child(errpipe, STEP_HIDE);
+		/*
+		 * A /proc of its own PID namespace: the machine's would hand it
+		 * /proc/<pid>/cwd, root and exe of every process of the same uid -
+		 * another submission's compiler or runner, and the files they
+		 * see.  Best effort: a container may refuse a new proc mount.
+		 */
+		if (flags & CLONE_NEWPID)
+			mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 	}
 	/* move the wanted fds out of the way, then into place */
 	for (int i = 0; i < s->nfds; i++) {
@@ -275,6 +283,9 @@ void sandbox_kill(pid_t pid)
 }
 
 #ifdef HAVE_SECCOMP
+#define CLONE_NEW_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | \
+			 CLONE_NEWNET | CLONE_NEWCGROUP)
+
 /* System calls a pure computation needs in the case child. */
 static const int case_allowed[] = {
 	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(lseek),
@@ -292,7 +303,7 @@ static const int case_allowed[] = {
 
 /* ...and what the zygote needs on top, to start and watch cases. */
 static const int zygote_allowed[] = {
-	SCMP_SYS(clone), SCMP_SYS(wait4), SCMP_SYS(waitid), SCMP_SYS(pipe), SCMP_SYS(pipe2),
+	SCMP_SYS(wait4), SCMP_SYS(waitid), SCMP_SYS(pipe), SCMP_SYS(pipe2),
 	SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3), SCMP_SYS(poll), SCMP_SYS(ppoll),
 	SCMP_SYS(prlimit64), SCMP_SYS(setrlimit), SCMP_SYS(getrlimit),
 	SCMP_SYS(timer_create), SCMP_SYS(timer_settime), SCMP_SYS(timer_delete),
@@ -305,6 +316,30 @@ static int add_rules(scmp_filter_ctx ctx, const int *list, size_t n)
 		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, list[i], 0) < 0)
 			return -1;
 	return 0;
+}
+
+/*
+ * abort() and raise() send a signal to the process itself (tgkill or kill
+ * with its own pid, patched in at install).  Filters stack: the zygote's
+ * stays in force in every case child, where the zygote's pid is not the
+ * child's, so a self-only zygote rule would turn abort() in a test into a
+ * "forbidden tgkill".  When the runner has a PID namespace of its own, the
+ * zygote's rule can allow any target - from inside, a signal reaches only
+ * the runner's own processes (and its init ignores SIGKILL and SIGSTOP) -
+ * and the case filter alone keeps the test to itself.  Without a PID
+ * namespace the zygote keeps the self-only rule: raise() in a test is then
+ * reported as a forbidden call (see runner.c), the price of not letting a
+ * constructor signal every process of its uid.
+ */
+static int add_signal_rules(scmp_filter_ctx ctx, bool zygote)
+{
+	if (zygote && sandbox_probe()->namespaces)
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0) < 0 ||
+		       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 0) < 0 ? -1 : 0;
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
+				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ||
+	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1,
+				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ? -1 : 0;
 }
 
 static int build_filter(struct strbuf *out, bool zygote, struct strbuf *err)
@@ -322,6 +357,9 @@ static int build_filter(struct strbuf *out, bool zygote, struct strbuf *err)
 	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
 	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
 	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
+	    /* fork, not new namespaces: a constructor would be root in a user namespace of its own */
+	    (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+					SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEW_FLAGS, 0)) < 0) ||
 	    /* glibc tries clone3 first and falls back to clone on ENOSYS */
 	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0) < 0 ||
 	    /* isatty() on stdout: "not a terminal" rather than a violation */
@@ -332,11 +370,7 @@ static int build_filter(struct strbuf *out, bool zygote, struct strbuf *err)
 	    /* signal handlers, but never for SIGSYS: that one reports violations */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1,
 			     SCMP_A0(SCMP_CMP_NE, SIGSYS)) < 0 ||
-	    /* abort() and raise(): signals to itself only (pid patched at install) */
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-			     SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1,
-			     SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0) {
+	    add_signal_rules(ctx, zygote) < 0) {
 		strbuf_addstr(err, "cannot build the seccomp filter");
 		goto cleanup;
 	}

@@ -11,7 +11,9 @@
  *     own; every inherited fd closed except those in spawn->fds.
  *   - for the compiler (hide_paths): a private mount namespace with an empty
  *     read-only tmpfs over each hidden directory (problems, reference, cache,
- *     reports), so `#include` cannot read them.
+ *     reports), so `#include` cannot read them, and a /proc of its own PID
+ *     namespace, so it cannot reach into other processes of its uid through
+ *     /proc/<pid>/cwd, root or exe.
  *   - for runners: the seccomp programs from sandbox_filters(), installed
  *     by the runner itself before any student code (see runtime/runtime.c).
  */

@@ -52,6 +52,8 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 	int longs = 0, ints = 0, bools = 0;
 	const char *save;
 
+	int stars = 0;
+
 	*is_const = false;
 	*is_pointer = false;
 	*name = NULL;
@@ -66,16 +68,25 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 			ints++;
 		else if (!strcmp(tok, "bool") || !strcmp(tok, "_Bool"))
 			bools++;
-		else if (!strcmp(tok, "*"))
+		else if (!strcmp(tok, "*")) {
 			*is_pointer = true;
+			stars++;
+		}
 		else {
 			lx->p = save;
 			break;
 		}
 	}
+	if (stars > 1) {
+		strbuf_addstr(err, "pointers to pointers are not supported (use const int *)");
+		return -1;
+	}
 	if (bools && !longs && !ints)
 		*type = VT_BOOL;
-	else if (longs && !bools)
+	else if (longs == 1 && !bools) {
+		strbuf_addstr(err, "plain 'long' is not supported: write 'long long'");
+		return -1;
+	} else if (longs == 2 && ints <= 1 && !bools)
 		*type = VT_LONG;
 	else if (ints == 1 && !bools)
 		*type = VT_INT;
@@ -97,6 +108,10 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 			next_token(lx, tok);
 			if (strcmp(tok, "]")) {
 				strbuf_addstr(err, "expected ']' in array parameter");
+				return -1;
+			}
+			if (*is_pointer) {
+				strbuf_addstr(err, "arrays of pointers are not supported (use const int *)");
 				return -1;
 			}
 			*is_pointer = true;
@@ -158,6 +173,15 @@ int signature_parse(struct signature *sig, const char *text, struct strbuf *err)
 			}
 			if (is_pointer && t != VT_INT) {
 				strbuf_addf(err, "parameter '%s': only int arrays are supported", name);
+				goto fail;
+			}
+			for (int j = 0; j < sig->nparams; j++)
+				if (!strcmp(sig->params[j].name, name)) {
+					strbuf_addf(err, "two parameters are called '%s'", name);
+					goto fail;
+				}
+			if (!strcmp(name, sig->name)) {
+				strbuf_addf(err, "parameter '%s' has the function's name", name);
 				goto fail;
 			}
 			ALLOC_GROW(sig->params, sig->nparams + 1, alloc);

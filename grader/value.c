@@ -68,7 +68,7 @@ void value_format(struct strbuf *sb, const struct value *v, size_t max_items)
 	strbuf_addch(sb, '[');
 	for (size_t k = 0; k < v->len; k++) {
 		if (k == max_items) {
-			strbuf_addf(sb, ", ... (%zu values)", v->len);
+			strbuf_addf(sb, "%s... (%zu values)", k ? ", " : "", v->len);
 			break;
 		}
 		strbuf_addf(sb, k ? ", %d" : "%d", v->arr[k]);

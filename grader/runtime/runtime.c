@@ -11,7 +11,8 @@
  * of the submission can run - constructors run before main - the
  * .preinit_array hook below reads two seccomp programs from GR_FD_FILTER and
  * installs the first ("zygote" filter: no files, no exec, no sockets, no
- * signals to others, but fork and wait so it can start cases).  Student code
+ * signals beyond its own PID namespace, but fork and wait so it can start
+ * cases).  Student code
  * linked into the runner can run before main only through constructors, which
  * come after .preinit_array; ifunc resolvers, which would come earlier, are
  * refused at build time.
@@ -22,8 +23,9 @@
  * installs the second, stricter filter (no fork either), calls the student's
  * function through the stub and writes the answer record to GR_FD_ANSWER.
  *
- * The zygote never kills anything: the CPU limit is enforced by the kernel in
- * the child, and the grader enforces the wall-clock backstop by killing the
+ * The zygote kills nothing but a case child past its output limit (where its
+ * filter allows it, see gr_may_kill): the CPU limit is enforced by the kernel
+ * in the child, and the grader enforces the wall-clock backstop by killing the
  * whole runner (and with it its PID namespace).  The grader trusts a report
  * only for what the student could have produced anyway: answers are compared
  * by the grader against values this process never sees.
@@ -52,6 +54,13 @@
 static unsigned char gr_filter_case[GR_FILTER_MAX];
 static uint32_t gr_filter_case_len;
 static int gr_filtered;
+/*
+ * May the zygote signal its case child?  Unfiltered, yes; filtered, only
+ * when it is the init of a PID namespace of its own, where the grader's
+ * zygote filter allows signals to any pid (grader/sandbox.c
+ * add_signal_rules); elsewhere it allows only signals to the zygote itself.
+ */
+static int gr_may_kill;
 static int gr_answer_fd = -1; /* set in the case child */
 static int gr_report_fd = GR_FD_STATUS;
 
@@ -199,9 +208,15 @@ void *__wrap_realloc(void *ptr, size_t size)
 
 /* ---- one case ---- */
 
-static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args, int max)
+/*
+ * Decode arguments.  Arrays are copied into `aligned` (at least `size`
+ * bytes, page-aligned) so the student always gets a properly aligned
+ * const int *, whatever precedes the array in the request.
+ */
+static int gr_decode(const unsigned char *buf, size_t size, unsigned char *aligned,
+		     struct gr_arg *args, int max)
 {
-	size_t pos = 0;
+	size_t pos = 0, used = 0;
 	int n = 0;
 	while (pos < size && n < max) {
 		unsigned char kind = buf[pos++];
@@ -213,10 +228,12 @@ static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args,
 			pos += 4;
 			if ((size - pos) / sizeof(int) < len)
 				return -1;
-			args[n].arr = (const int *)(buf + pos); /* aligned: see gr_read_request */
+			memcpy(aligned + used, buf + pos, (size_t)len * sizeof(int));
+			args[n].arr = (const int *)(void *)(aligned + used);
 			args[n].len = (int)len;
 			args[n].i = len;
 			pos += (size_t)len * sizeof(int);
+			used += ((size_t)len * sizeof(int) + 15) & ~(size_t)15;
 		} else {
 			int64_t v;
 			if (pos + 8 > size)
@@ -346,6 +363,10 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 					r.flags |= GR_OUTPUT_LIMIT;
 					close(output_fd);
 					output_fd = -1;
+					/* ...and one that ignores SIGPIPE must not write on until the
+					 * CPU or wall-clock limit turns the verdict into a time limit */
+					if (gr_may_kill)
+						kill(pid, SIGKILL);
 				}
 			}
 		}
@@ -373,31 +394,38 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 	gr_report_case(&r, kept);
 }
 
-/* Requests are read into memory from mmap so arrays stay int-aligned. */
-static unsigned char *gr_read_request(struct gr_request *rq)
+/*
+ * Read one request.  The payload goes to *payload; *aligned is scratch of
+ * the same size for gr_decode's aligned array copies.  Both are mmap'd (not
+ * malloc'd: the allocator is the student's business) and reused.
+ */
+static int gr_read_request(struct gr_request *rq, unsigned char **payload, unsigned char **aligned)
 {
 	static unsigned char *buf;
 	static size_t cap;
+	size_t need;
 	if (gr_read_full(GR_FD_CONTROL, rq, sizeof(*rq)) < 0)
-		return NULL;
+		return -1;
 	if (rq->magic != GR_MAGIC_REQUEST || rq->size > GR_MAX_REQUEST)
-		return NULL;
-	if (rq->size + 8 > cap) {
+		return -1;
+	/* each array may gain up to 15 bytes of padding in the aligned copy */
+	need = (((size_t)rq->size + 4095) & ~(size_t)4095) + (((size_t)rq->size + 64 * 16 + 4095) & ~(size_t)4095);
+	if (need > cap) {
 		if (buf)
 			munmap(buf, cap);
-		cap = ((size_t)rq->size + 8 + 4095) & ~(size_t)4095;
+		cap = need;
 		buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (buf == MAP_FAILED) {
 			buf = NULL;
 			cap = 0;
-			return NULL;
+			return -1;
 		}
 	}
-	/* put the array payload on a 4-byte boundary: kind(1) + length(4) = 5 bytes
-	 * before the ints, so start the buffer at offset 3 */
-	if (gr_read_full(GR_FD_CONTROL, buf + 3, rq->size) < 0)
-		return NULL;
-	return buf + 3;
+	if (gr_read_full(GR_FD_CONTROL, buf, rq->size) < 0)
+		return -1;
+	*payload = buf;
+	*aligned = buf + (((size_t)rq->size + 4095) & ~(size_t)4095);
+	return 0;
 }
 
 int main(void)
@@ -415,18 +443,19 @@ int main(void)
 			hello.present |= 1ull << i;
 	hello.filtered = (uint32_t)gr_filtered;
 	hello.pid = (uint32_t)getpid();
+	gr_may_kill = !gr_filtered || hello.pid == 1;
 	if (gr_write_full(GR_FD_STATUS, &hello, sizeof(hello)) < 0)
 		return 0;
 
 	for (;;) {
 		struct gr_request rq;
-		const unsigned char *payload = gr_read_request(&rq);
+		unsigned char *payload, *aligned;
 		int answer_pipe[2], output_pipe[2], nargs;
 		pid_t pid;
 
-		if (!payload)
+		if (gr_read_request(&rq, &payload, &aligned) < 0)
 			return 0; /* the grader closed the control pipe: done */
-		nargs = gr_decode(payload, rq.size, args, 64);
+		nargs = gr_decode(payload, rq.size, aligned, args, 64);
 		if (nargs < 0 || rq.function >= (uint32_t)gr_nfunctions || nargs != gr_functions[rq.function].nargs) {
 			struct gr_report r;
 			memset(&r, 0, sizeof(r));

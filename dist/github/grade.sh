@@ -1,0 +1,31 @@
+#!/bin/sh
+# .github/grade.sh - what the grade workflow runs; works the same on your machine.
+#
+#   .github/grade.sh [DIR]     DIR: your solutions (default: mywork/ when it
+#                              exists, else student_template/)
+#
+# Prints the report, writes the JUnit report grade-report.xml and, on GitHub
+# Actions, the annotations and the job summary ($GITHUB_STEP_SUMMARY).  The
+# report quotes what your program printed, so it is shown between
+# ::stop-commands:: markers: nothing in it is taken for a workflow command.
+# Exit status is the grader's: 0 every test correct, 1 some test failed,
+# 2 usage or problem-file error, 3 the grader could not judge a test.
+set -u
+cd "$(dirname "$0")/.."
+dir=${1:-}
+if [ -z "$dir" ]; then
+	if [ -d mywork ]; then dir=mywork; else dir=student_template; fi
+fi
+if [ "${GITHUB_ACTIONS:-}" != true ]; then
+	exec bin/grader --format text --format junit:grade-report.xml "$dir"
+fi
+
+annotations=$(mktemp)
+trap 'rm -f "$annotations"' EXIT
+token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+echo "::stop-commands::$token"
+bin/grader --color always --format text --format github:"$annotations" --format junit:grade-report.xml "$dir"
+rc=$?
+echo "::$token::"
+cat "$annotations"
+exit "$rc"

@@ -1,0 +1,201 @@
+/*
+ * report_github.c - GitHub Actions workflow commands.
+ *
+ * To standard output (or FILE): an ::error annotation per failing public
+ * test (at most ANNOTATIONS_PER_PROBLEM per problem: GitHub itself shows
+ * only 10 errors per step), an ::error per compiler error with its line and
+ * column, one ::error per problem for what was not annotated (hidden tests
+ * as counts), and a ::notice with the total.  When $GITHUB_STEP_SUMMARY
+ * names a file, the Markdown summary (report_markdown) is appended to it.
+ *
+ * Escaping follows GitHub's rules (toolkit/core command.ts): in the message
+ * % \r \n become %25 %0D %0A; in properties also : and , (%3A, %2C).  The
+ * text is cleaned first, so a student's output can neither start a line
+ * of its own (no "::set-output" injection) nor smuggle control characters.
+ */
+#include "report.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ANNOTATIONS_PER_PROBLEM 5
+#define COMPILER_ANNOTATIONS 5
+#define MESSAGE_MAX 2000
+
+static void escape(struct strbuf *sb, const char *s, bool property)
+{
+	struct strbuf clean = STRBUF_INIT;
+	report_clean(&clean, s, MESSAGE_MAX);
+	for (const char *p = clean.buf; *p; p++) {
+		if (*p == '%')
+			strbuf_addstr(sb, "%25");
+		else if (*p == '\r')
+			strbuf_addstr(sb, "%0D");
+		else if (*p == '\n')
+			strbuf_addstr(sb, "%0A");
+		else if (property && *p == ':')
+			strbuf_addstr(sb, "%3A");
+		else if (property && *p == ',')
+			strbuf_addstr(sb, "%2C");
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_release(&clean);
+}
+
+/* ::KIND file=F,line=L,col=C,title=T::MESSAGE (file, line, title optional) */
+static void command(FILE *out, const char *kind, const char *file, int line, int col, const char *title,
+		    const char *message)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *sep = " ";
+	strbuf_addf(&sb, "::%s", kind);
+	if (file) {
+		strbuf_addstr(&sb, " file=");
+		escape(&sb, file, true);
+		sep = ",";
+	}
+	if (file && line > 0) {
+		strbuf_addf(&sb, ",line=%d", line);
+		if (col > 0)
+			strbuf_addf(&sb, ",col=%d", col);
+	}
+	if (title) {
+		strbuf_addf(&sb, "%stitle=", sep);
+		escape(&sb, title, true);
+	}
+	strbuf_addstr(&sb, "::");
+	escape(&sb, message, false);
+	fprintf(out, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+/*
+ * gcc's "DIR/p2.c:8:14: error: expected expression" lines: annotate them at
+ * their line.  Returns how many it found.
+ */
+static int compiler_errors(FILE *out, const struct problem_result *pr, const char *file)
+{
+	const char *src = pr->source ? pr->source : pr->problem->source;
+	const char *s = pr->build_message;
+	size_t srcl = strlen(src);
+	int n = 0;
+
+	while (s && *s && n < COMPILER_ANNOTATIONS) {
+		size_t l = strcspn(s, "\n");
+		char *line = xstrndup(s, l);
+		char *at = strstr(line, src);
+		s += l + (s[l] == '\n');
+		if (at && (at == line || at[-1] == '/') && at[srcl] == ':' && isdigit((unsigned char)at[srcl + 1])) {
+			char *end;
+			long ln = strtol(at + srcl + 1, &end, 10), col = 0;
+			if (*end == ':' && isdigit((unsigned char)end[1]))
+				col = strtol(end + 1, &end, 10);
+			if (!strncmp(end, ": error: ", 9) || !strncmp(end, ": fatal error: ", 15)) {
+				char *title = xasprintf("%s does not compile", src);
+				command(out, "error", file, (int)ln, (int)col, title, strstr(end, "error: ") + 7);
+				free(title);
+				n++;
+			}
+		}
+		free(line);
+	}
+	return n;
+}
+
+static void problem_commands(FILE *out, const struct grade_result *r, const struct problem_result *pr,
+			     const struct report_options *o)
+{
+	const struct problem *p = pr->problem;
+	char *file = report_source_path(r, pr);
+	struct strbuf title = STRBUF_INIT, msg = STRBUF_INIT;
+	int annotated = 0, failed = 0, hidden_failed = 0;
+
+	strbuf_addf(&title, "%s %s: ", p->id, p->title);
+	report_score(&title, pr->score);
+	strbuf_addstr(&title, " / ");
+	report_score(&title, pr->max_score);
+	if (pr->build_verdict != V_CORRECT) {
+		const char *m = pr->build_message ? pr->build_message : verdict_words(pr->build_verdict);
+		if (pr->build_verdict == V_MISSING) {
+			command(out, "error", NULL, 0, 0, title.buf, m);
+		} else if (!compiler_errors(out, pr, file)) {
+			command(out, "error", file, 0, 0, title.buf, m);
+		}
+		goto cleanup;
+	}
+	for (int k = 0; k < pr->ntests; k++) {
+		const struct test_result *t = &pr->tests[k];
+		if (t->verdict == V_CORRECT || t->verdict == V_SKIPPED)
+			continue;
+		failed++;
+		if (!report_visible(t, p, o)) {
+			hidden_failed++;
+			continue;
+		}
+		if (annotated < ANNOTATIONS_PER_PROBLEM) {
+			char *t_title = xasprintf("%s %s: %s", p->id, t->tc->name, verdict_words(t->verdict));
+			strbuf_reset(&msg);
+			report_describe(&msg, p, t, o);
+			command(out, "error", file, 0, 0, t_title, msg.buf);
+			free(t_title);
+			annotated++;
+		}
+	}
+	if (failed > annotated) {
+		struct report_tally tl;
+		report_tally(pr, -1, &tl);
+		strbuf_reset(&msg);
+		strbuf_addf(&msg, "%d of %d tests passed", tl.passed, tl.tests);
+		if (failed - hidden_failed > annotated)
+			strbuf_addf(&msg, "; %d more failing tests not annotated", failed - hidden_failed - annotated);
+		if (hidden_failed)
+			strbuf_addf(&msg, "; %d hidden test%s failed", hidden_failed, hidden_failed == 1 ? "" : "s");
+		if (tl.skipped)
+			strbuf_addf(&msg, "; %d not run (all-or-nothing group)", tl.skipped);
+		command(out, "error", file, 0, 0, title.buf, msg.buf);
+	}
+cleanup:
+	strbuf_release(&title);
+	strbuf_release(&msg);
+	free(file);
+}
+
+int report_github(FILE *out, const struct grade_result *r, const struct report_options *o)
+{
+	const char *summary = getenv("GITHUB_STEP_SUMMARY");
+	struct strbuf total = STRBUF_INIT, msg = STRBUF_INIT;
+	int passed = 0, ret = 0;
+
+	for (int i = 0; i < r->nproblems; i++) {
+		struct report_tally tl;
+		report_tally(&r->problems[i], -1, &tl);
+		passed += tl.passed;
+		problem_commands(out, r, &r->problems[i], o);
+	}
+	strbuf_addstr(&total, "Score ");
+	report_score(&total, r->score);
+	strbuf_addstr(&total, " / ");
+	report_score(&total, r->max_score);
+	strbuf_addf(&msg, "%d of %d tests passed", passed, report_total_tests(r));
+	command(out, "notice", NULL, 0, 0, total.buf, msg.buf);
+	if (r->internal_error)
+		command(out, "warning", NULL, 0, 0, "judge-error",
+			"some tests could not be judged because of a problem in the grader, not in your code");
+	if (summary && *summary) {
+		FILE *f = fopen(summary, "a");
+		if (!f) {
+			ret = error("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
+		} else {
+			if (report_markdown(f, r, o) < 0)
+				ret = -1;
+			if (fclose(f) != 0)
+				ret = error("cannot write $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
+		}
+	}
+	strbuf_release(&total);
+	strbuf_release(&msg);
+	return ret < 0 || ferror(out) ? -1 : 0;
+}

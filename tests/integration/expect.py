@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""expect.py - check one graded submission against its EXPECTED file.
+
+usage: expect.py NAME EXPECTED REPORT.json REPORT.txt EXIT_CODE STDERR_FILE REFERENCE.json
+
+Prints one "ok - ..." or "not ok - ..." line per check; exits 0 when all pass.
+
+EXPECTED format (one assertion per line, split like a shell does, '#' starts a comment):
+
+    args --only p1,p4       extra grader options (read by run.sh, not here)
+    exit N                  the grader's exit code (default: 0 when every
+                            listed problem is asserted 'correct', else 1)
+    SCOPE VERDICTS          every test in SCOPE has one of VERDICTS (a|b|c)
+    SCOPE some VERDICTS     at least one test in SCOPE has one of VERDICTS
+    SCOPE no VERDICTS       no test in SCOPE has any of VERDICTS
+    SCOPE count N           SCOPE holds exactly N tests
+    SCOPE score full|zero|partial|lost|N
+                            the points of SCOPE: all, none, some but not all,
+                            fewer than all (zero or partial), or exactly N
+    SCOPE message TEXT      some test in SCOPE has a message containing TEXT
+    SCOPE output TEXT       some test in SCOPE captured output containing TEXT
+    SCOPE truncated         some test in SCOPE has output_bytes > len(output)
+    PID build VERDICT       the problem's build field
+    PID build-message TEXT  the problem's build_message contains TEXT
+    PID source NAME         the file the grader picked for the problem
+    text TEXT               the text report contains TEXT
+    no-text TEXT            the text report does not contain TEXT
+
+SCOPE is PID ('*' for every problem in the report), PID/GROUP, either
+followed by ':SUBSTRING' (test names containing it) or '=NAME' (that test).
+A scope that matches no test fails the assertion.  VERDICTS is one verdict or
+several joined with '|'.
+
+Checked for every submission as well: every problem of the report lists
+exactly the tests the reference report lists (even when it did not compile
+or is missing), --only selects exactly the named problems, scores add up,
+hidden tests carry no call/expected/actual/output, and the grader's stderr
+has no sanitizer report.
+"""
+import json
+import shlex
+import sys
+
+VERDICTS = {"correct", "wrong-answer", "timelimit", "memory-limit", "run-error", "output-limit",
+            "no-output", "compiler-error", "missing", "forbidden", "skipped", "judge-error"}
+EPS = 1e-6
+
+
+class Checker:
+    def __init__(self, name):
+        self.name = name
+        self.failed = 0
+        self.passed = 0
+
+    def check(self, cond, what, detail=""):
+        if cond:
+            self.passed += 1
+            print(f"ok - {self.name}: {what}")
+        else:
+            self.failed += 1
+            print(f"not ok - {self.name}: {what}" + (f"  [{detail}]" if detail else ""))
+        return cond
+
+
+def parse_expected(path):
+    lines = []
+    with open(path, encoding="utf-8") as f:
+        for no, raw in enumerate(f, 1):
+            words = shlex.split(raw, comments=True)
+            if words:
+                lines.append((no, raw.strip(), words))
+    return lines
+
+
+def grader_args(expected_lines):
+    for _, _, words in expected_lines:
+        if words[0] == "args":
+            return words[1:]
+    return []
+
+
+def only_ids(args):
+    for i, a in enumerate(args):
+        if a == "--only" and i + 1 < len(args):
+            return args[i + 1].split(",")
+        if a.startswith("--only="):
+            return a[len("--only="):].split(",")
+    return None
+
+
+def select(report, scope):
+    """The tests (problem, test) a scope names, and a problem filter error or None."""
+    name_sub = name_eq = None
+    if "=" in scope:
+        scope, name_eq = scope.split("=", 1)
+    elif ":" in scope:
+        scope, name_sub = scope.split(":", 1)
+    pid, _, group = scope.partition("/")
+    out = []
+    for p in report["problems"]:
+        if pid != "*" and p["id"] != pid:
+            continue
+        for t in p["tests"]:
+            if group and t["group"] != group:
+                continue
+            if name_eq is not None and t["name"] != name_eq:
+                continue
+            if name_sub is not None and name_sub not in t["name"]:
+                continue
+            out.append((p, t))
+    return out
+
+
+def problem(report, pid):
+    for p in report["problems"]:
+        if p["id"] == pid:
+            return p
+    return None
+
+
+def brief(tests, limit=4):
+    shown = ", ".join(f"{t['name']}={t['verdict']}" for _, t in tests[:limit])
+    return shown + (f", ... ({len(tests)} tests)" if len(tests) > limit else "")
+
+
+def run_assertion(c, report, text, words, raw):
+    head = words[0]
+    if head in ("args", "exit"):
+        return
+    if head in ("text", "no-text"):
+        needle = " ".join(words[1:])
+        found = needle in text
+        c.check(found if head == "text" else not found, raw)
+        return
+    if len(words) < 2:
+        c.check(False, raw, "cannot parse this line")
+        return
+    scope, op, rest = words[0], words[1], words[2:]
+
+    if op in ("build", "build-message", "source"):
+        p = problem(report, scope)
+        if not c.check(p is not None, raw, f"no problem '{scope}' in the report") or p is None:
+            return
+        arg = " ".join(rest)
+        if op == "build":
+            c.check(p["build"] == arg, raw, f"build is {p['build']}")
+        elif op == "build-message":
+            c.check(arg in (p["build_message"] or ""), raw, f"build_message is {p['build_message']!r}")
+        else:
+            c.check(p["source"] == arg, raw, f"source is {p['source']!r}")
+        return
+
+    tests = select(report, scope)
+    if not tests:
+        c.check(False, raw, "the scope matches no test")
+        return
+    if op in ("some", "no") or all(v in VERDICTS for v in op.split("|")):
+        vlist = (rest[0] if op in ("some", "no") and rest else op).split("|")
+        bad = [v for v in vlist if v not in VERDICTS]
+        if bad:
+            c.check(False, raw, f"unknown verdict {bad}")
+            return
+        hits = [x for x in tests if x[1]["verdict"] in vlist]
+        misses = [x for x in tests if x[1]["verdict"] not in vlist]
+        if op == "some":
+            c.check(bool(hits), raw, brief(tests))
+        elif op == "no":
+            c.check(not hits, raw, brief(hits))
+        else:
+            c.check(not misses, raw, brief(misses))
+        return
+    if op == "count":
+        c.check(len(tests) == int(rest[0]), raw, f"{len(tests)} tests")
+        return
+    if op == "score":
+        got = sum(t["score"] for _, t in tests)
+        top = sum(t["max_score"] for _, t in tests)
+        want = rest[0]
+        if want == "full":
+            ok = abs(got - top) < EPS
+        elif want == "zero":
+            ok = abs(got) < EPS
+        elif want == "partial":
+            ok = EPS < got < top - EPS
+        elif want == "lost":
+            ok = got < top - EPS
+        else:
+            ok = abs(got - float(want)) < EPS
+        c.check(ok, raw, f"score {got:g} of {top:g}; {brief([x for x in tests if x[1]['verdict'] != 'correct'])}")
+        return
+    if op == "message":
+        needle = " ".join(rest)
+        c.check(any(needle in (t.get("message") or "") for _, t in tests), raw,
+                "messages: " + "; ".join(sorted({str(t.get('message')) for _, t in tests}))[:300])
+        return
+    if op == "output":
+        needle = " ".join(rest)
+        c.check(any(needle in (t.get("output") or "") for _, t in tests), raw,
+                "outputs: " + "; ".join(repr((t.get('output') or '')[:60]) for _, t in tests[:3]))
+        return
+    if op == "truncated":
+        c.check(any((t.get("output_bytes") or 0) > len((t.get("output") or "").encode()) for _, t in tests), raw,
+                "; ".join(f"{t['name']}: {len((t.get('output') or '').encode())} of {t.get('output_bytes')} bytes"
+                          for _, t in tests[:3]))
+        return
+    c.check(False, raw, f"unknown assertion '{op}'")
+
+
+def general_checks(c, report, ref, args, stderr):
+    ids = only_ids(args)
+    got_ids = [p["id"] for p in report["problems"]]
+    if ids is not None:
+        c.check(got_ids == ids, f"--only {','.join(ids)} reports exactly those problems", f"got {got_ids}")
+    else:
+        want = [p["id"] for p in ref["problems"]]
+        c.check(got_ids == want, "every problem is in the report", f"got {got_ids}, want {want}")
+
+    ref_tests = {p["id"]: [t["name"] for t in p["tests"]] for p in ref["problems"]}
+    listed = [p["id"] for p in report["problems"] if [t["name"] for t in p["tests"]] != ref_tests.get(p["id"])]
+    c.check(not listed, "every problem lists all its tests (whatever its build)",
+            "differ: " + ", ".join(f"{pid} ({len(problem(report, pid)['tests'])} vs "
+                                   f"{len(ref_tests.get(pid, []))})" for pid in listed))
+
+    sums = []
+    for p in report["problems"]:
+        s = sum(t["score"] for t in p["tests"])
+        m = sum(t["max_score"] for t in p["tests"])
+        if abs(s - p["score"]) > EPS or abs(m - p["max_score"]) > EPS or p["score"] > p["max_score"] + EPS:
+            sums.append(f"{p['id']}: {p['score']} / {p['max_score']} vs tests {s} / {m}")
+    total = sum(p["score"] for p in report["problems"])
+    if abs(total - report["score"]) > EPS:
+        sums.append(f"total {report['score']} vs {total}")
+    c.check(not sums, "scores add up", "; ".join(sums))
+
+    leaks = [f"{p['id']}:{t['name']}:{k}" for p in report["problems"] for t in p["tests"]
+             if t["visibility"] == "hidden" for k in ("call", "expected", "actual", "output") if k in t]
+    c.check(not leaks, "hidden tests carry no call/expected/actual/output", ", ".join(leaks[:5]))
+
+    bad_verdicts = sorted({t["verdict"] for p in report["problems"] for t in p["tests"]} - VERDICTS)
+    c.check(not bad_verdicts, "every verdict is a documented one", str(bad_verdicts))
+
+    san = [l for l in stderr.splitlines()
+           if "Sanitizer" in l or "runtime error:" in l or "ERROR: LeakSanitizer" in l]
+    c.check(not san, "no sanitizer report on the grader's stderr", " | ".join(san[:3]))
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--args":
+        print(" ".join(shlex.quote(a) for a in grader_args(parse_expected(sys.argv[2]))))
+        return 0
+    if len(sys.argv) != 8:
+        print(__doc__, file=sys.stderr)
+        return 2
+    name, expected, json_path, text_path, code, stderr_path, ref_path = sys.argv[1:]
+    c = Checker(name)
+    lines = parse_expected(expected)
+    args = grader_args(lines)
+    with open(stderr_path, encoding="utf-8", errors="replace") as f:
+        stderr = f.read()
+    try:
+        with open(json_path, encoding="utf-8") as f:
+            report = json.load(f)
+        c.check(True, "the JSON report parses")
+    except (OSError, ValueError) as e:
+        c.check(False, "the JSON report parses", f"{e}; stderr: {stderr[-300:]}")
+        return 1
+    try:
+        with open(text_path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        text = ""
+    with open(ref_path, encoding="utf-8") as f:
+        ref = json.load(f)
+
+    want_exit = None
+    correct_ids = set()
+    for _, raw, words in lines:
+        if words[0] == "exit":
+            want_exit = int(words[1])
+        elif len(words) == 2 and words[1] == "correct" and "/" not in words[0] and ":" not in words[0] \
+                and "=" not in words[0]:
+            correct_ids.add(words[0])
+    if want_exit is None:
+        all_ids = {p["id"] for p in report["problems"]}
+        want_exit = 0 if "*" in correct_ids or (all_ids and all_ids <= correct_ids) else 1
+    c.check(int(code) == want_exit, f"exit code {want_exit}", f"got {code}; stderr: {stderr[-300:]!r}")
+
+    general_checks(c, report, ref, args, stderr)
+    for _, raw, words in lines:
+        run_assertion(c, report, text, words, raw)
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+#!/bin/sh
+# tests/integration/run.sh - the grader end to end, as students and instructors use it.
+#
+# Grades every submission in tests/fixtures/ and checks the reports against
+# the EXPECTED file beside it (see tests/integration/expect.py), then the
+# command line itself: exit codes, usage and problem-file errors, selftest,
+# the reference and the untouched template, hidden tests, -j, colours.
+#
+# $GRADER: the grader to test (default build/asan/grader).  Reference answers
+# are cached in a private temporary directory, never in ~/.cache.
+# Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed";
+# exits 0 when everything passed.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+REPO=$PWD
+export REPO
+: "${GRADER:=$REPO/build/asan/grader}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+unset NO_COLOR
+EXPECT="$REPO/tests/integration/expect.py"
+FIXTURES="$REPO/tests/fixtures"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-integration.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+CACHE="$TMP/cache"
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
+check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
+	what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+# Count the ok/not ok lines a helper wrote to a file, and show them.
+tally() {
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		"ok "*) passed=$((passed + 1)) ;;
+		"not ok "*) failed=$((failed + 1)) ;;
+		esac
+	done <"$1"
+}
+has() { grep -qF -- "$2" "$1"; }         # has FILE TEXT
+hasnt() { ! grep -qF -- "$2" "$1"; }     # hasnt FILE TEXT
+no_sanitizer() { ! grep -qE 'Sanitizer|runtime error:' "$1"; }
+json_ok() { python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$1" 2>/dev/null; }
+
+# grade NAME DIR [ARGS...]: grade DIR into $TMP/NAME.{json,txt,err,rc}
+grade() {
+	g_name=$1
+	g_dir=$2
+	shift 2
+	"$GRADER" --cache "$CACHE" --color never --format "json:$TMP/$g_name.json" --format "text:$TMP/$g_name.txt" \
+		"$@" "$g_dir" >"$TMP/$g_name.out" 2>"$TMP/$g_name.err"
+	echo $? >"$TMP/$g_name.rc"
+}
+rc() { cat "$TMP/$1.rc"; }
+
+if [ ! -x "$GRADER" ]; then
+	not_ok "grader '$GRADER' is built (make build/asan/grader)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# ---- the reference: full marks (this also fills the private cache) ----
+grade reference reference
+check "reference: exit 0 (got $(rc reference))" [ "$(rc reference)" = 0 ]
+check "reference: no sanitizer report" no_sanitizer "$TMP/reference.err"
+if json_ok "$TMP/reference.json"; then
+	ok "reference: JSON report parses"
+	python3 - "$TMP/reference.json" >"$TMP/reference.checks" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+def say(cond, what, detail=""):
+    print(("ok - " if cond else "not ok - ") + "reference: " + what + ("" if cond or not detail else f"  [{detail}]"))
+say(abs(r["score"] - r["max_score"]) < 1e-6 and r["max_score"] > 0, "full marks", f"{r['score']} / {r['max_score']}")
+say([p["id"] for p in r["problems"]] == ["p1", "p2", "p3", "p4", "p4_dp"], "all five problems graded",
+    str([p["id"] for p in r["problems"]]))
+bad = [f"{p['id']}:{t['name']}={t['verdict']}" for p in r["problems"] for t in p["tests"] if t["verdict"] != "correct"]
+say(not bad, "every test correct", ", ".join(bad[:5]))
+say(all(p["build"] == "correct" for p in r["problems"]), "every problem builds")
+say(all(p["tests"] for p in r["problems"]), "every problem has tests")
+EOF
+	tally "$TMP/reference.checks"
+else
+	not_ok "reference: JSON report parses (stderr: $(tail -c 300 "$TMP/reference.err"))"
+	echo "$passed passed, $((failed + 1)) failed"
+	exit 1
+fi
+check "reference: text report says 'Total: 107 / 107'-like full marks" \
+	python3 -c 'import re,sys; m=re.search(r"Total: ([0-9.]+) / ([0-9.]+)", open(sys.argv[1]).read()); sys.exit(not (m and m.group(1)==m.group(2)))' "$TMP/reference.txt"
+check "reference: a second run uses the cache (no 'computing the reference answers')" sh -c '
+	"$1" --cache "$2" --only p4 --format json -o /dev/null reference 2>"$3/cached.err"; [ $? = 0 ] &&
+	! grep -q "computing the reference" "$3/cached.err"' sh "$GRADER" "$CACHE" "$TMP"
+
+# ---- selftest and list ----
+"$GRADER" selftest --cache "$CACHE" >"$TMP/selftest.out" 2>&1
+code=$?
+check "selftest: exit 0 (got $code)" [ "$code" = 0 ]
+check "selftest: no sanitizer report" no_sanitizer "$TMP/selftest.out"
+[ "$code" = 0 ] || tail -n 20 "$TMP/selftest.out" | sed 's/^/#   /'
+"$GRADER" list >"$TMP/list.out" 2>&1
+code=$?
+check "list: exit 0 (got $code)" [ "$code" = 0 ]
+check "list: names every problem and the required signatures" sh -c '
+	for w in p1 p2 p3 p4 p4_dp "bool AcanWin(int n)" "bool canWin(long long k, long long n)" \
+		"long long f(const int *L, int n)"; do grep -qF -- "$w" "$1" || exit 1; done' sh "$TMP/list.out"
+
+# ---- the untouched template: a clear report, exit 1 ----
+grade template "$REPO/student_template"
+check "template: exit 1 (got $(rc template))" [ "$(rc template)" = 1 ]
+check "template: no sanitizer report" no_sanitizer "$TMP/template.err"
+check "template: text report has a total" has "$TMP/template.txt" "Total: "
+check "template: text report shows a failing public test (call/expected/returned)" sh -c '
+	grep -q "^  x small/AcanWin(1): wrong answer" "$1" && grep -q "^      call:     AcanWin(1)" "$1" &&
+	grep -q "^      expected: true" "$1" && grep -q "^      returned: false" "$1"' sh "$TMP/template.txt"
+check "template: text report gives per-problem counts and hints" sh -c '
+	grep -q "passed [0-9]* of [0-9]* tests (hidden tests: [0-9]* of [0-9]* passed)" "$1" && grep -q "hint (" "$1"' \
+	sh "$TMP/template.txt"
+for id in p1 p2 p3 p4 p4_dp; do
+	check "template: text report has a section for $id" grep -q "^$id  " "$TMP/template.txt"
+done
+if json_ok "$TMP/template.json"; then
+	ok "template: JSON report parses"
+else
+	not_ok "template: JSON report parses"
+fi
+# the default submission directory is student_template/
+(cd "$REPO" && "$GRADER" --cache "$CACHE" --only p4 --color never >"$TMP/default.txt" 2>"$TMP/default.err")
+code=$?
+check "no directory given: grades student_template/ (exit 1, got $code)" sh -c \
+	'[ "$1" = 1 ] && grep -q "^Grading .*student_template" "$2"' sh "$code" "$TMP/default.txt"
+
+# ---- the fixtures ----
+for fx in "$FIXTURES"/*/; do
+	fx=${fx%/}
+	name=$(basename "$fx")
+	[ -f "$fx/EXPECTED" ] || continue
+	sub="$TMP/sub/$name"
+	mkdir -p "$sub"
+	cp -R "$fx"/. "$sub"/
+	rm -f "$sub/EXPECTED" "$sub/setup.sh"
+	if [ -f "$fx/setup.sh" ] && ! sh "$fx/setup.sh" "$sub"; then
+		not_ok "$name: setup.sh"
+		continue
+	fi
+	args=$(python3 "$EXPECT" --args "$fx/EXPECTED")
+	eval "grade fx-$name \"\$sub\" $args"
+	python3 "$EXPECT" "$name" "$fx/EXPECTED" "$TMP/fx-$name.json" "$TMP/fx-$name.txt" "$(rc "fx-$name")" \
+		"$TMP/fx-$name.err" "$TMP/reference.json" >"$TMP/fx-$name.checks" 2>&1
+	tally "$TMP/fx-$name.checks"
+done
+
+# ---- a missing function costs no idle time ----
+# A problem with two functions; the submission defines only one, and 200 tests of a
+# sum group call the other.  Each missing test should cost about what a run costs,
+# not an idle wait: 200 of them with -j 1 well under 5 s.
+mkdir -p "$TMP/two/problems" "$TMP/two/ref" "$TMP/two/sub"
+cat >"$TMP/two/problems/two.yaml" <<'EOF'
+id: two
+title: Two functions
+source: two.c
+functions:
+  - long long one(long long x)
+  - long long two(long long x)
+limits:
+  cpu_ms: 1000
+  memory_mb: 64
+groups:
+  - name: ones
+    visibility: public
+    scoring: sum
+    points: 1
+    cases:
+      - call: one
+        args: [{range: [1, 5]}]
+  - name: twos
+    visibility: public
+    scoring: sum
+    points: 1
+    cases:
+      - call: two
+        args: [{range: [1, 200]}]
+EOF
+printf 'long long one(long long x);\nlong long two(long long x);\n%s\n%s\n' \
+	'long long one(long long x) { return x; }' 'long long two(long long x) { return 2 * x; }' >"$TMP/two/ref/two.c"
+printf 'long long one(long long x);\nlong long one(long long x) { return x; }\n' >"$TMP/two/sub/two.c"
+# the reference answers, into the cache
+"$GRADER" --cache "$CACHE" --problems "$TMP/two/problems" --reference "$TMP/two/ref" "$TMP/two/ref" >/dev/null 2>&1
+"$GRADER" --cache "$CACHE" --problems "$TMP/two/problems" --reference "$TMP/two/ref" -j 1 --format json \
+	-o "$TMP/two.json" "$TMP/two/sub" >/dev/null 2>"$TMP/two.err"
+python3 - "$TMP/two.json" >"$TMP/two.checks" <<'EOF'
+import json, sys
+def say(cond, what, detail=""):
+    print(("ok - " if cond else "not ok - ") + "missing function: " + what + ("" if cond or not detail else f"  [{detail}]"))
+try:
+    r = json.load(open(sys.argv[1]))
+except (OSError, ValueError) as e:
+    say(False, "the JSON report parses", str(e))
+    sys.exit()
+tests = r["problems"][0]["tests"]
+say(all(t["verdict"] == "correct" for t in tests if t["group"] == "ones"), "the defined function's tests are correct")
+say(all(t["verdict"] == "missing" for t in tests if t["group"] == "twos"), "the other's 200 tests are missing")
+say(r["execution_time"] < 5, f"200 missing tests with -j 1 take under 5 s (took {r['execution_time']:.1f} s)")
+EOF
+tally "$TMP/two.checks"
+
+# ---- hidden tests never show their inputs or values ----
+"$GRADER" --cache "$CACHE" --show-hidden --format json "$REPO/student_template" >"$TMP/shown.json" 2>/dev/null
+python3 - "$TMP/shown.json" "$TMP/template.json" "$TMP/template.txt" "$TMP/fx-wrong-answers.txt" \
+	>"$TMP/hidden.checks" <<'EOF'
+import json, sys
+shown = json.load(open(sys.argv[1]))
+default = json.load(open(sys.argv[2]))
+text = open(sys.argv[3]).read() + open(sys.argv[4]).read()
+def say(cond, what, detail=""):
+    print(("ok - " if cond else "not ok - ") + "hidden: " + what + ("" if cond or not detail else f"  [{detail}]"))
+hidden = [(p["id"], t) for p in shown["problems"] for t in p["tests"] if t["visibility"] == "hidden"]
+say(len(hidden) > 0 and all("call" in t for _, t in hidden), "--show-hidden reveals the hidden calls",
+    f"{len(hidden)} hidden tests")
+calls = {t["call"] for _, t in hidden if "call" in t}
+leaks = [c for c in calls if c in text]
+say(not leaks, "the text report never shows a hidden test's call", ", ".join(leaks[:3]))
+dump = json.dumps(default)
+leaks = [c for c in calls if json.dumps(c)[1:-1] in dump]
+say(not leaks, "the default JSON never shows a hidden test's call", ", ".join(leaks[:3]))
+fields = [f"{p['id']}:{t['name']}:{k}" for p in default["problems"] for t in p["tests"]
+          if t["visibility"] == "hidden" for k in ("call", "expected", "actual", "output") if k in t]
+say(not fields, "the default JSON has no call/expected/actual/output for hidden tests", ", ".join(fields[:3]))
+names = [t["name"] for _, t in hidden]
+lines = [l for l in text.splitlines() if any(l.strip().startswith(f"x {n}:") for n in names)]
+say(not lines, "the text report lists no hidden test by name (only counts)", " | ".join(lines[:3]))
+say("(hidden tests: " in text, "the text report counts the hidden tests")
+EOF
+tally "$TMP/hidden.checks"
+
+# ---- -j 1 and -j 2 agree ----
+# compare_jobs NAME STRICT: $TMP/j1-NAME.json against $TMP/j2-NAME.json.  Not strict: a test
+# may be 'skipped' with one -j and have run with the other (an all-or-nothing group that
+# failed while the other slot was busy); strict: every verdict must be the same.
+compare_jobs() {
+	python3 - "$1" "$2" "$TMP/j1-$1.json" "$TMP/j2-$1.json" >"$TMP/j-$1.checks" <<'EOF'
+import json, sys
+name, strict = sys.argv[1], sys.argv[2] == "strict"
+try:
+    a, b = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
+except (OSError, ValueError) as e:
+    print(f"not ok - -j 1 vs -j 2 ({name}): both reports parse  [{e}]")
+    sys.exit()
+def say(cond, what, detail=""):
+    print(("ok - " if cond else "not ok - ") + f"-j 1 vs -j 2 ({name}): " + what + ("" if cond or not detail else f"  [{detail}]"))
+ta = [(p["id"], t["name"], t["verdict"]) for p in a["problems"] for t in p["tests"]]
+tb = [(p["id"], t["name"], t["verdict"]) for p in b["problems"] for t in p["tests"]]
+say([x[:2] for x in ta] == [x[:2] for x in tb], "the same tests")
+say(abs(a["score"] - b["score"]) < 1e-6 and
+    all(abs(x["score"] - y["score"]) < 1e-6 for x, y in zip(a["problems"], b["problems"])),
+    "the same scores", f"{a['score']} vs {b['score']}")
+diff = [f"{x[1]}: {x[2]} vs {y[2]}" for x, y in zip(ta, tb)
+        if x[2] != y[2] and (strict or "skipped" not in (x[2], y[2]))]
+say(not diff, "the same verdict for every test" + ("" if strict else " (but 'skipped')"),
+    f"{len(diff)} differ: " + "; ".join(diff[:3]))
+EOF
+	tally "$TMP/j-$1.checks"
+}
+for fx in wrong-answers crash; do
+	grade "j1-$fx" "$TMP/sub/$fx" $(python3 "$EXPECT" --args "$FIXTURES/$fx/EXPECTED") -j 1
+	grade "j2-$fx" "$TMP/sub/$fx" $(python3 "$EXPECT" --args "$FIXTURES/$fx/EXPECTED") -j 2
+	compare_jobs "$fx" loose
+done
+# The first test of an all-or-nothing group fails slowly: with -j 2 the other slot runs
+# the rest of the group meanwhile.  The verdicts must still not depend on -j.
+grade j1-race "$REPO/tests/integration/jobs-race" --only p1 -j 1
+grade j2-race "$REPO/tests/integration/jobs-race" --only p1 -j 2
+compare_jobs race strict
+
+# ---- usage errors: exit 2 ----
+usage_error() { # usage_error DESCRIPTION EXPECTED-STDERR-TEXT ARGS...
+	what=$1
+	text=$2
+	shift 2
+	"$GRADER" --cache "$CACHE" "$@" >"$TMP/usage.out" 2>"$TMP/usage.err"
+	code=$?
+	if [ "$code" = 2 ] && grep -qiF -- "$text" "$TMP/usage.err"; then
+		ok "usage error: $what (exit 2)"
+	else
+		not_ok "usage error: $what (want exit 2 and '$text' on stderr; got $code: $(head -c 200 "$TMP/usage.err"))"
+	fi
+	check "usage error: $what: no sanitizer report" no_sanitizer "$TMP/usage.err"
+}
+usage_error "unknown --only id" "nosuch" --only p1,nosuch reference
+usage_error "nonexistent submission directory" "$TMP/no/such/dir" "$TMP/no/such/dir"
+usage_error "unknown option" "unrecognized" --frobnicate reference
+usage_error "-j 0" "-j" -j 0 reference
+usage_error "unknown format" "nosuchformat" --format nosuchformat reference
+usage_error "two submission directories" "one submission" reference student_template
+usage_error "nonexistent --problems directory" "$TMP/noproblems" --problems "$TMP/noproblems" reference
+
+# ---- broken problem files: exit 2 with file:line:column ----
+mkdir -p "$TMP/bad-syntax" "$TMP/bad-value"
+cp "$REPO"/problems/*.yaml "$TMP/bad-syntax/"
+cp "$REPO"/problems/*.yaml "$TMP/bad-value/"
+# line 4: a flow sequence that is never closed
+printf 'id: zz\ntitle: Broken\nsource: zz.c\nfunctions: [bool zz(int n)\ngroups:\n  - name: a\n' >"$TMP/bad-syntax/zz.yaml"
+# line 9, column 14: not a scoring rule
+cat >"$TMP/bad-value/zz.yaml" <<'EOF'
+id: zz
+title: Broken
+source: zz.c
+functions:
+  - bool zz(int n)
+groups:
+  - name: a
+    visibility: public
+    scoring: sometimes
+    points: 1
+    cases:
+      - {args: [1], expected: true}
+EOF
+for kind in bad-syntax bad-value; do
+	"$GRADER" --cache "$CACHE" --problems "$TMP/$kind" reference >"$TMP/$kind.out" 2>"$TMP/$kind.err"
+	code=$?
+	check "$kind problem file: exit 2 (got $code)" [ "$code" = 2 ]
+	check "$kind problem file: stderr names zz.yaml:LINE:COLUMN ($(head -c 160 "$TMP/$kind.err"))" \
+		grep -qE 'zz\.yaml:[0-9]+:[0-9]+' "$TMP/$kind.err"
+	check "$kind problem file: no sanitizer report" no_sanitizer "$TMP/$kind.err"
+done
+check "bad-value problem file: the position is 9:14 (the scoring value)" grep -qE "zz\.yaml:9:14:" "$TMP/bad-value.err"
+check "bad-syntax problem file: the position is line 4 or 5 (the unclosed list)" \
+	grep -qE "zz\.yaml:[45]:[0-9]+:" "$TMP/bad-syntax.err"
+"$GRADER" selftest --cache "$CACHE" --problems "$TMP/bad-value" >"$TMP/bad-selftest.out" 2>&1
+code=$?
+check "selftest with a broken problem file: exit 2 (got $code)" [ "$code" = 2 ]
+check "selftest with a broken problem file: names zz.yaml:9:14" grep -q "zz\.yaml:9:14:" "$TMP/bad-selftest.out"
+check "selftest with a broken problem file: no sanitizer report" no_sanitizer "$TMP/bad-selftest.out"
+
+# ---- colours: none when piped or with NO_COLOR; --color always forces them ----
+esc=$(printf '\033')
+"$GRADER" --cache "$CACHE" --only p1 "$REPO/student_template" >"$TMP/piped.txt" 2>"$TMP/piped.err"
+check "piped text report has no escape codes" hasnt "$TMP/piped.txt" "$esc"
+check "piped stderr has no escape codes" hasnt "$TMP/piped.err" "$esc"
+NO_COLOR=1 "$GRADER" --cache "$CACHE" --only p1 --color auto "$REPO/student_template" >"$TMP/nocolor.txt" 2>&1
+check "NO_COLOR: no escape codes" hasnt "$TMP/nocolor.txt" "$esc"
+"$GRADER" --cache "$CACHE" --only p1 --color always "$REPO/student_template" >"$TMP/always.txt" 2>/dev/null
+check "--color always: escape codes even when piped" has "$TMP/always.txt" "$esc"
+if command -v script >/dev/null 2>&1; then
+	# on a terminal: colour by default, none with NO_COLOR
+	script -qec "\"$GRADER\" --cache \"$CACHE\" --only p1 \"$REPO/student_template\"" /dev/null \
+		</dev/null >"$TMP/tty.txt" 2>&1
+	check "on a terminal: colour by default" has "$TMP/tty.txt" "$esc["
+	NO_COLOR=1 script -qec "\"$GRADER\" --cache \"$CACHE\" --only p1 \"$REPO/student_template\"" /dev/null \
+		</dev/null >"$TMP/tty-nocolor.txt" 2>&1
+	check "on a terminal with NO_COLOR: no escape codes" hasnt "$TMP/tty-nocolor.txt" "$esc["
+else
+	echo "# script(1) not found: terminal colour checks skipped"
+fi
+
+# ---- -o FILE ----
+"$GRADER" --cache "$CACHE" --only p4 --format json -o "$TMP/o.json" reference >"$TMP/o.out" 2>/dev/null
+code=$?
+check "-o FILE: exit 0, the JSON goes to FILE and nothing to stdout" sh -c \
+	'[ "$1" = 0 ] && [ ! -s "$2" ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' \
+	sh "$code" "$TMP/o.out" "$TMP/o.json"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

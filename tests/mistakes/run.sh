@@ -1,0 +1,68 @@
+#!/bin/sh
+# tests/mistakes/run.sh - every classic mistake must lose points on the shipped tests.
+#
+# Grades each tests/mistakes/<name>/ with $GRADER (default build/asan/grader)
+# and checks the report against <name>/EXPECTED with tests/integration/expect.py.
+# Reference answers are cached in a private temporary directory.
+# Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+REPO=$PWD
+: "${GRADER:=$REPO/build/asan/grader}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+EXPECT="$REPO/tests/integration/expect.py"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-mistakes.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+CACHE="$TMP/cache"
+passed=0
+failed=0
+
+tally() {
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		"ok "*) passed=$((passed + 1)) ;;
+		"not ok "*) failed=$((failed + 1)) ;;
+		esac
+	done <"$1"
+}
+
+if [ ! -x "$GRADER" ]; then
+	echo "not ok - grader '$GRADER' is built (make build/asan/grader)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+# The reference: fills the cache and lists the tests every report must list.
+"$GRADER" --cache "$CACHE" --format json -o "$TMP/reference.json" reference >/dev/null 2>"$TMP/reference.err"
+code=$?
+if [ "$code" = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/reference.json" 2>/dev/null; then
+	echo "ok - the reference grades (exit 0)"
+	passed=$((passed + 1))
+else
+	echo "not ok - the reference grades (exit $code: $(tail -c 300 "$TMP/reference.err"))"
+	echo "$passed passed, $((failed + 1)) failed"
+	exit 1
+fi
+
+for dir in tests/mistakes/*/; do
+	dir=${dir%/}
+	name=$(basename "$dir")
+	[ -f "$dir/EXPECTED" ] || continue
+	sub="$TMP/sub/$name"
+	mkdir -p "$sub"
+	cp "$dir"/*.c "$sub"/
+	args=$(python3 "$EXPECT" --args "$dir/EXPECTED")
+	eval "\"\$GRADER\" --cache \"\$CACHE\" --color never --format \"json:\$TMP/\$name.json\" \
+		--format \"text:\$TMP/\$name.txt\" $args \"\$sub\"" >/dev/null 2>"$TMP/$name.err"
+	code=$?
+	python3 "$EXPECT" "$name" "$dir/EXPECTED" "$TMP/$name.json" "$TMP/$name.txt" "$code" "$TMP/$name.err" \
+		"$TMP/reference.json" >"$TMP/$name.checks" 2>&1
+	tally "$TMP/$name.checks"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,213 @@
+#!/bin/sh
+# tests/pack/run.sh - the student pack: made, unpacked on a "fresh machine"
+# (an empty temporary directory), checked for leaks, built and used.
+#
+#   - tools/pack.sh makes the tarball (with $GRADER running `grader pack`);
+#   - it holds no reference/ and no line distinctive of reference/*.c;
+#   - its problem files hold no hidden group and none of the hidden tests'
+#     inputs or long values (taken from an instructor view of the real
+#     problems), yet every public test with its name, and need no reference;
+#   - `make` builds it there; the template grades to exit 1 with a complete
+#     report; a copy of reference/*.c as a submission gets full marks, exit 0;
+#   - .github/grade.sh (what the workflow runs) writes the JUnit report and
+#     the step summary and fails on the template.
+set -u
+cd "$(dirname "$0")/../.."
+: "${GRADER:=$PWD/build/asan/grader}"
+top=$PWD
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pack-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+passed=0
+failed=0
+
+ok() {
+	echo "ok   $1"
+	passed=$((passed + 1))
+}
+fail() {
+	echo "FAIL $1"
+	[ -s "$tmp/last.err" ] && sed 's/^/     /' "$tmp/last.err" | tail -20
+	: >"$tmp/last.err"
+	failed=$((failed + 1))
+}
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# ---- make the pack ----
+if GRADER=$GRADER GRADER_CACHE=$tmp/cache tools/pack.sh "$tmp/pack.tar.gz" >"$tmp/last.err" 2>&1 &&
+	! grep -q 'Sanitizer\|runtime error:' "$tmp/last.err"; then
+	ok "tools/pack.sh made the tarball"
+else
+	fail "tools/pack.sh"
+	finish
+fi
+mkdir "$tmp/fresh"
+tar -xzf "$tmp/pack.tar.gz" -C "$tmp/fresh"
+set -- "$tmp"/fresh/*
+if [ $# -eq 1 ] && [ -d "$1" ]; then ok "one top directory: $(basename "$1")"; else fail "the tarball's layout"; finish; fi
+root=$1
+
+missing=""
+for f in README.md Makefile grader/main.c grader/runtime/runtime.c tools/deps.sh tools/embed.sh \
+	student_template/README.md student_template/p1.c .github/workflows/grade.yml .github/grade.sh .gitlab-ci.yml; do
+	[ -f "$root/$f" ] || missing="$missing $f"
+done
+if [ -z "$missing" ]; then ok "the pack has the sources, template, README and CI files"; else fail "missing:$missing"; fi
+if [ ! -e "$root/reference" ] && [ ! -e "$root/tests" ] && [ -z "$(find "$root" -name '*.ref')" ]; then
+	ok "no reference/, tests/ or cached answers"
+else
+	fail "reference/, tests/ or a cache in the pack"
+fi
+
+# ---- no line distinctive of a reference solution ----
+# every reference line of 20+ characters that no file the pack may hold
+# (the template, the grader's sources, the tools) shares; lines compared
+# whole, leading and trailing blanks ignored
+cat student_template/*.c grader/*.c grader/*.h grader/runtime/* tools/*.sh Makefile |
+	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/shipped.lines"
+find "$root" -type f -exec cat {} + | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/pack.lines"
+for ref in reference/*.c; do
+	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' "$ref" | awk 'length >= 20' | sort -u >"$tmp/ref.lines"
+	comm -23 "$tmp/ref.lines" "$tmp/shipped.lines" >"$tmp/distinct.lines"
+	n=$(wc -l <"$tmp/distinct.lines")
+	if [ "$n" -lt 5 ]; then
+		fail "$ref: only $n distinctive lines to look for"
+	elif comm -12 "$tmp/distinct.lines" "$tmp/pack.lines" | grep -q .; then
+		comm -12 "$tmp/distinct.lines" "$tmp/pack.lines" | head -3 >"$tmp/last.err"
+		fail "$ref: its code is in the pack"
+	else
+		ok "$ref: none of its $n distinctive lines is in the pack"
+	fi
+done
+
+# ---- no hidden group, input or value ----
+"$GRADER" list >"$tmp/list.orig" 2>"$tmp/last.err"
+"$GRADER" list --problems "$root/problems" >"$tmp/list.pack" 2>>"$tmp/last.err"
+hidden_groups=$(awk '$1 == "group" && $3 == "hidden" { print $2 }' "$tmp/list.orig" | sort -u)
+public_groups=$(awk '$1 == "group" && $3 == "public" { print $2 }' "$tmp/list.orig" | sort -u | tr '\n' ' ')
+pack_groups=$(awk '$1 == "group" { print $2 }' "$tmp/list.pack" | sort -u | tr '\n' ' ')
+if [ -n "$hidden_groups" ] && [ "$public_groups" = "$pack_groups" ] && ! grep -q ' hidden ' "$tmp/list.pack"; then
+	ok "the pack's problems have exactly the public groups ($pack_groups)"
+else
+	fail "groups: public [$public_groups], pack [$pack_groups]"
+fi
+leaked=""
+for g in $hidden_groups; do
+	# a hidden group's name may also be a public group's elsewhere (p1 and p3 both have 'small')
+	for f in "$root"/problems/*.yaml; do
+		id=$(basename "$f" .yaml)
+		if awk -v id="$id" -v g="$g" '$1 == id { p = 1; next } /^[^ ]/ { p = 0 } p && $1 == "group" && $2 == g && $3 == "hidden"' \
+			"$tmp/list.orig" | grep -q . && grep -q "^- name: $g\$" "$f"; then
+			leaked="$leaked $id/$g"
+		fi
+	done
+done
+if [ -z "$leaked" ]; then ok "no hidden group's name in its problem file"; else fail "hidden groups in the pack:$leaked"; fi
+
+# the hidden tests of the real problem set, seen by an instructor, against
+# the pack (graded on the reference, so that every test has its expected value)
+mkdir "$tmp/solution"
+cp reference/*.c "$tmp/solution/"
+"$GRADER" --cache "$tmp/cache" --show-hidden --format json:"$tmp/hidden.json" "$tmp/solution" >/dev/null 2>"$tmp/last.err"
+(cd "$root" && "$GRADER" --no-cache --show-hidden --format json:"$tmp/pack.json" "$tmp/solution") >/dev/null 2>>"$tmp/last.err"
+if python3 - "$tmp/hidden.json" "$tmp/pack.json" "$root" >"$tmp/py.out" 2>&1 <<'EOF'; then
+import json, os, re, sys
+orig, pack, root = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+hidden_calls, public = set(), {}
+numbers = set()
+for p in orig["problems"]:
+    for t in p["tests"]:
+        if t["visibility"] == "hidden":
+            hidden_calls.add((p["id"], t["call"]))
+            numbers.update(re.findall(r"-?[0-9]{8,}", t["call"]))
+            if isinstance(t.get("expected"), int) and abs(t["expected"]) >= 10**8:
+                numbers.add(str(t["expected"]))
+        else:
+            public[(p["id"], t["name"])] = t
+packed = {(p["id"], t["name"]): t for p in pack["problems"] for t in p["tests"]}
+assert hidden_calls and numbers, "no hidden tests to look for"
+assert all(t["visibility"] == "public" for t in packed.values()), "a hidden test in the pack"
+assert not {(pid, t["call"]) for (pid, _), t in packed.items()} & hidden_calls, "a hidden call in the pack"
+assert set(packed) == set(public), f"public tests differ: {len(packed)} packed, {len(public)} public"
+assert all(t["verdict"] == "correct" for t in list(packed.values()) + list(public.values())), "the reference failed"
+assert all(packed[k]["call"] == public[k]["call"] and packed[k]["expected"] == public[k]["expected"]
+           for k in public), "a public test's call or expected value changed"
+text = b"".join(open(os.path.join(d, f), "rb").read() for d, _, fs in os.walk(root) for f in fs)
+found = numbers & set(n.decode() for n in re.findall(rb"-?[0-9]+", text))
+assert not found, f"hidden values in the pack: {sorted(found)[:5]}"
+print(f"{len(hidden_calls)} hidden calls and {len(numbers)} long hidden values absent; "
+      f"{len(public)} public tests with the same names, calls and expected values")
+EOF
+	ok "hidden inputs and values absent, public tests intact: $(cat "$tmp/py.out")"
+else
+	cp "$tmp/py.out" "$tmp/last.err"
+	fail "hidden tests against the pack"
+fi
+if ! grep -q 'cpu_factor' "$root"/problems/*.yaml && [ "$(grep -c 'cpu_ms:' "$root"/problems/*.yaml | grep -c ':0$')" -eq 0 ]; then
+	ok "every group of the pack has an absolute CPU limit"
+else
+	fail "relative CPU limits in the pack"
+fi
+
+# ---- a fresh machine: build, grade ----
+if (cd "$root" && make >"$tmp/make.out" 2>&1) && [ -x "$root/bin/grader" ]; then
+	ok "make builds the pack's grader"
+else
+	cp "$tmp/make.out" "$tmp/last.err"
+	fail "make in the pack"
+	finish
+fi
+(cd "$root" && bin/grader --no-cache student_template >"$tmp/template.txt" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^Total: ' "$tmp/template.txt" &&
+	[ "$(awk '/^Summary$/ { s = 1; next } /^Total:/ { s = 0 } s' "$tmp/template.txt" | wc -l)" -eq "$(ls problems/*.yaml | wc -l)" ]; then
+	ok "the template: exit 1, a complete report (every problem in the summary)"
+else
+	cp "$tmp/template.txt" "$tmp/last.err"
+	fail "the template: exit $rc"
+fi
+(cd "$root" && bin/grader --no-cache "$tmp/solution" >"$tmp/solution.txt" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 0 ] && grep -Eq '^Total: ([0-9.]+) / \1  ' "$tmp/solution.txt"; then
+	ok "the reference as a submission: full marks, exit 0 ($(grep '^Total:' "$tmp/solution.txt"))"
+else
+	cp "$tmp/solution.txt" "$tmp/last.err"
+	fail "the reference as a submission: exit $rc"
+fi
+
+# ---- what the workflow runs ----
+: >"$tmp/summary.md"
+(cd "$root" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary.md .github/grade.sh >"$tmp/ci.out" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 1 ] && xmllint --noout "$root/grade-report.xml" 2>>"$tmp/last.err" &&
+	grep -q '^## Grading results' "$tmp/summary.md" && grep -q '^::error file=student_template/p1.c,' "$tmp/ci.out" &&
+	python3 - "$tmp/ci.out" <<'EOF'; then
+import re, sys
+log = open(sys.argv[1]).read()
+m = re.match(r"::stop-commands::([0-9a-f]{32})\n(.*)\n::\1::\n((::.*\n)+)$", log, re.S)
+assert m and "Total:" in m.group(2), "the report is not between stop-commands markers, annotations after"
+EOF
+	ok "the workflow's grade step: exit 1 on the template, report between ::stop-commands:: markers, annotations, JUnit report, step summary"
+else
+	fail "the workflow's grade step: exit $rc"
+fi
+if grep -q 'run: .github/grade.sh' "$root/.github/workflows/grade.yml" &&
+	grep -q 'actions/upload-artifact' "$root/.github/workflows/grade.yml" && grep -q 'run: make' "$root/.github/workflows/grade.yml"; then
+	ok "the workflow builds, grades and uploads the report"
+else
+	fail "the workflow's steps"
+fi
+if python3 -c 'import yaml' 2>/dev/null; then
+	if python3 -c 'import sys, yaml; w = yaml.safe_load(open(sys.argv[1])); assert w["jobs"]["grade"]["steps"]' \
+		"$root/.github/workflows/grade.yml" 2>"$tmp/last.err"; then
+		ok "the workflow is valid YAML"
+	else
+		fail "the workflow's YAML"
+	fi
+fi
+cd "$top"
+finish

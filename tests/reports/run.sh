@@ -1,0 +1,161 @@
+#!/bin/sh
+# tests/reports/run.sh - every report format, validated by a real consumer.
+#
+# Grades fixtures/mixed (a partly wrong p1 printing hostile bytes, a p2 that
+# does not compile, a p3 that crashes, loops and prints every byte, a p4
+# failing hidden tests, no p4_dp) and a copy of reference/ (full marks) with
+# the real problems/, writing every format at once, then checks them with:
+# python3 json (json, gradescope), xmllint and xml.etree (junit), prove and
+# TAP::Parser (tap), exact workflow-command lines (github), and that no
+# student view shows a hidden test's input, value or output (check.py).
+# Also runs dist/gradescope/run_autograder on a fake /autograder tree.
+# Uses $GRADER (default: the ASan build) and a private reference cache.
+set -u
+cd "$(dirname "$0")/../.."
+: "${GRADER:=$PWD/build/asan/grader}"
+top=$PWD
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/reports-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+cache=$tmp/cache
+passed=0
+failed=0
+
+ok() {
+	echo "ok   $1"
+	passed=$((passed + 1))
+}
+fail() {
+	echo "FAIL $1"
+	[ -s "$tmp/last.err" ] && sed 's/^/     /' "$tmp/last.err" | head -20
+	: >"$tmp/last.err"
+	failed=$((failed + 1))
+}
+# expect NAME WANTED_EXIT CMD...: run CMD (stderr to last.err), check its exit code
+expect() {
+	name=$1
+	want=$2
+	shift 2
+	"$@" 2>"$tmp/last.err"
+	rc=$?
+	if grep -q 'Sanitizer\|runtime error:' "$tmp/last.err"; then
+		fail "$name: the sanitizers complained (exit $rc)"
+	elif [ "$rc" -eq "$want" ]; then
+		ok "$name (exit $rc)"
+	else
+		fail "$name: exit $rc, wanted $want"
+	fi
+}
+# no sanitizer report in the last command's stderr
+clean_stderr() {
+	! grep -q 'Sanitizer\|runtime error:' "$tmp/last.err"
+}
+# count the lines of check.py / tap-check.pl output
+tally() {
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		"ok   "*) passed=$((passed + 1)) ;;
+		"FAIL "*) failed=$((failed + 1)) ;;
+		esac
+	done
+}
+# every format of one run into DIR
+grade_all() {
+	dir=$1
+	want=$2
+	sub=$3
+	mkdir -p "$dir"
+	: >"$dir/summary.md"
+	expect "grade $sub, seven formats at once" "$want" \
+		env GITHUB_STEP_SUMMARY="$dir/summary.md" "$GRADER" --cache "$cache" --format text:"$dir/text" --format json:"$dir/json" \
+		--format gradescope:"$dir/gradescope.json" --format junit:"$dir/junit.xml" --format tap:"$dir/tap" \
+		--format github:"$dir/github" --format markdown:"$dir/markdown" "$sub"
+}
+
+# ---- a submission where much goes wrong ----
+mixed=tests/reports/fixtures/mixed
+grade_all "$tmp/mixed" 1 "$mixed"
+expect "instructor view of the same (--show-hidden)" 1 \
+	"$GRADER" --cache "$cache" --show-hidden --format json:"$tmp/mixed/hidden.json" "$mixed"
+python3 tests/reports/check.py mixed "$tmp/mixed" >"$tmp/check.out" 2>&1 || true
+tally <"$tmp/check.out"
+grep -q '^ok   text: summary' "$tmp/check.out" || { echo "FAIL check.py mixed did not finish"; failed=$((failed + 1)); cat "$tmp/check.out" | tail -5; }
+
+if xmllint --noout "$tmp/mixed/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: mixed junit is well-formed"; else fail "xmllint: mixed junit"; fi
+if perl tests/reports/tap-check.pl "$tmp/mixed/tap" "$(python3 -c 'import json,sys; print(sum(len(p["tests"]) for p in json.load(open(sys.argv[1]))["problems"]))' "$tmp/mixed/json")" >"$tmp/last.err" 2>&1; then
+	ok "TAP::Parser: mixed tap parses, plan matches, YAML diagnostics on every failure"
+else
+	fail "TAP::Parser: mixed tap"
+fi
+prove -e cat "$tmp/mixed/tap" >"$tmp/prove.out" 2>&1
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q '^Result: FAIL' "$tmp/prove.out" && ! grep -q 'Parse errors' "$tmp/prove.out"; then
+	ok "prove: mixed tap fails cleanly (no parse errors)"
+else
+	cp "$tmp/prove.out" "$tmp/last.err"
+	fail "prove: mixed tap (exit $rc)"
+fi
+
+# text on a terminal-less stdout: no colour; --color always: colour; NO_COLOR honoured
+"$GRADER" --cache "$cache" --only p1 "$mixed" >"$tmp/plain.txt" 2>"$tmp/last.err"
+if clean_stderr && ! grep -q "$(printf '\033')" "$tmp/plain.txt" && grep -q '^Total:' "$tmp/plain.txt"; then ok "text: piped, no colour"; else fail "text: piped"; fi
+"$GRADER" --cache "$cache" --only p1 --color always "$mixed" >"$tmp/colour.txt" 2>"$tmp/last.err"
+if clean_stderr && grep -q "$(printf '\033')\[31m" "$tmp/colour.txt"; then ok "text: --color always colours"; else fail "text: --color always"; fi
+# on a terminal (script(1) gives it one): colour, unless NO_COLOR
+if command -v script >/dev/null 2>&1; then
+	script -qec "\"$GRADER\" --cache \"$cache\" --only p4 $mixed 2>/dev/null" /dev/null >"$tmp/tty.txt" 2>&1
+	NO_COLOR=1 script -qec "\"$GRADER\" --cache \"$cache\" --only p4 $mixed 2>/dev/null" /dev/null >"$tmp/nocolour.txt" 2>&1
+	: >"$tmp/last.err"
+	if grep -q "$(printf '\033')\[" "$tmp/tty.txt" && grep -q '^Total:' "$tmp/nocolour.txt" &&
+		! grep -q "$(printf '\033')" "$tmp/nocolour.txt"; then
+		ok "text: colour on a terminal, none with NO_COLOR"
+	else
+		fail "text: terminal colours / NO_COLOR"
+	fi
+fi
+# the same format twice (two files) works and agrees
+expect "the same format twice in one run" 1 "$GRADER" --cache "$cache" --only p4 \
+	--format junit:"$tmp/j1.xml" --format junit:"$tmp/j2.xml" "$mixed"
+if cmp -s "$tmp/j1.xml" "$tmp/j2.xml" && xmllint --noout "$tmp/j1.xml" 2>"$tmp/last.err"; then ok "junit twice: identical, well-formed"; else fail "junit twice"; fi
+
+# ---- full marks: a copy of the reference as a submission ----
+mkdir -p "$tmp/ref-submission"
+cp reference/*.c "$tmp/ref-submission/"
+grade_all "$tmp/full" 0 "$tmp/ref-submission"
+python3 tests/reports/check.py full "$tmp/full" >"$tmp/check.out" 2>&1 || true
+tally <"$tmp/check.out"
+grep -q '^ok   github: no error annotation' "$tmp/check.out" || { echo "FAIL check.py full did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+if xmllint --noout "$tmp/full/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: full junit is well-formed"; else fail "xmllint: full junit"; fi
+if prove -e cat "$tmp/full/tap" >"$tmp/last.err" 2>&1 && grep -q '^Result: PASS' "$tmp/last.err"; then
+	ok "prove: full-marks tap passes"
+else
+	fail "prove: full-marks tap"
+fi
+: >"$tmp/last.err"
+if grep -q '^Total: 107 / 107 ' "$tmp/full/text"; then ok "text: full marks"; else fail "text: full marks"; fi
+
+# ---- Gradescope: run_autograder on a fake /autograder ----
+ag=$tmp/autograder
+mkdir -p "$ag/source/bin" "$ag/submission/nested/deeper"
+ln -s "$GRADER" "$ag/source/bin/grader"
+ln -s "$top/problems" "$ag/source/problems"
+ln -s "$top/reference" "$ag/source/reference"
+ln -s "$cache" "$ag/source/cache"
+cp "$mixed"/*.c "$ag/submission/nested/"
+cp reference/p4.c "$ag/submission/nested/deeper/p4.c" # deeper: the shallower p4.c wins
+expect "gradescope: run_autograder" 0 env AUTOGRADER_ROOT="$ag" dist/gradescope/run_autograder >"$tmp/ag.out"
+if python3 - "$ag/results/results.json" "$tmp/mixed/gradescope.json" >"$tmp/last.err" 2>&1 <<'EOF'; then
+import json, sys
+got, want = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert abs(got["score"] - want["score"]) < 1e-6, (got["score"], want["score"])
+assert [t["name"] for t in got["tests"]] == [t["name"] for t in want["tests"]]
+assert got["stdout_visibility"] == "hidden"
+EOF
+	ok "gradescope: run_autograder wrote results.json (same score as the direct run)"
+else
+	fail "gradescope: run_autograder results.json"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,929 @@
+/*
+ * test_problem.c - cmocka tests for grader/problem.c, the YAML loader.
+ *
+ * Fixtures live in tests/unit/data (found relative to this source file):
+ *   good/   valid problems; the expected counts, values and limits below
+ *           are worked out by hand from the YAML text
+ *   bad/    one error each; the table in test_bad_files gives the line and
+ *           column of the offending node, counted by hand in the file
+ *   sets/   directories for problem_set_load
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+/* cmocka.h wraps malloc/free under UNIT_TESTING; the grader uses the real ones. */
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "problem.h"
+
+/* selftest.c needs these from main.c (not linked into unit tests); never called. */
+__attribute__((weak)) int cli_load_problems(struct cli *cli, struct problem_set *set)
+{
+	(void)cli, (void)set;
+	abort();
+}
+__attribute__((weak)) void cli_engine_options(const struct cli *cli, struct engine_options *o,
+					      struct problem_set *set)
+{
+	(void)cli, (void)o, (void)set;
+	abort();
+}
+
+#define assert_double_equal(a, b)                                                      \
+	do {                                                                            \
+		double a_ = (a), b_ = (b);                                              \
+		if (!(fabs(a_ - b_) <= 1e-9))                                           \
+			fail_msg("%s is %.17g, expected %.17g", #a, a_, b_);            \
+	} while (0)
+
+/* cmocka's assert_in_range compares as unsigned: no good for negative bounds */
+#define assert_between(v, lo, hi)                                                       \
+	do {                                                                            \
+		long long v_ = (long long)(v);                                          \
+		if (v_ < (long long)(lo) || v_ > (long long)(hi))                       \
+			fail_msg("%s is %lld, not in [%lld, %lld]", #v, v_, (long long)(lo), \
+				 (long long)(hi));                                      \
+	} while (0)
+
+/* tests/unit/data/<rel>, next to this file */
+static char *data_path(const char *rel)
+{
+	const char *file = __FILE__, *slash = strrchr(file, '/');
+	int dirlen = slash ? (int)(slash - file + 1) : 0;
+	char *p = NULL;
+	if (asprintf(&p, "%.*sdata/%s", dirlen, file, rel) < 0)
+		fail_msg("asprintf");
+	return p;
+}
+
+/* Load a good fixture; fails the test with the loader's messages otherwise. */
+static void load_good(struct problem *p, const char *rel)
+{
+	char *path = data_path(rel);
+	struct strbuf err = STRBUF_INIT;
+	if (problem_load(p, path, &err) != 0)
+		fail_msg("%s did not load:\n%s", path, err.buf);
+	assert_string_equal(err.buf, "");
+	strbuf_release(&err);
+	free(path);
+}
+
+static const struct group *group_named(const struct problem *p, const char *name)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (!strcmp(p->groups[g].name, name))
+			return &p->groups[g];
+	fail_msg("no group '%s'", name);
+	return NULL;
+}
+
+static void assert_call(const struct problem *p, const struct test_case *tc, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	test_case_format_call(&sb, p, tc);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+/* ---- a valid file with every feature (good/full.yaml) ---- */
+
+static void test_full_structure(void **state)
+{
+	struct problem p;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	assert_string_equal(p.id, "full");
+	assert_string_equal(p.title, "Every feature");
+	assert_string_equal(p.source, "full.c");
+	assert_non_null(strstr(p.path, "good/full.yaml"));
+	assert_int_equal(strlen(p.digest), 32);
+	assert_null(p.equivalent_to);
+
+	assert_int_equal(p.nfuncs, 3);
+	assert_string_equal(p.funcs[0].name, "win");
+	assert_string_equal(p.funcs[1].name, "sum");
+	assert_string_equal(p.funcs[2].name, "pair");
+	assert_int_equal(p.funcs[1].ninputs, 1);
+	assert_int_equal(p.funcs[2].ninputs, 2);
+
+	assert_int_equal(p.ngroups, 4);
+	assert_string_equal(p.groups[0].name, "explicit");
+	assert_string_equal(p.groups[1].name, "ranges");
+	assert_string_equal(p.groups[2].name, "random");
+	assert_string_equal(p.groups[3].name, "factor-override");
+	/* explicit: 6; ranges: 3 x 2 + 3; random: 20 + 20 + 20 + 30; factor-override: 1 + 200 */
+	assert_int_equal(p.groups[0].ncases, 6);
+	assert_int_equal(p.groups[1].ncases, 9);
+	assert_int_equal(p.groups[2].ncases, 90);
+	assert_int_equal(p.groups[3].ncases, 201);
+	assert_int_equal(p.ncases, 306);
+	assert_int_equal(p.groups[0].first_case, 0);
+	assert_int_equal(p.groups[1].first_case, 6);
+	assert_int_equal(p.groups[2].first_case, 15);
+	assert_int_equal(p.groups[3].first_case, 105);
+	for (int g = 0; g < p.ngroups; g++)
+		for (int k = p.groups[g].first_case; k < p.groups[g].first_case + p.groups[g].ncases; k++)
+			assert_int_equal(p.cases[k].group, g);
+
+	/* defaults and explicit settings */
+	assert_int_equal(p.groups[0].visibility, VIS_PUBLIC);
+	assert_int_equal(p.groups[0].scoring, SCORE_SUM);
+	assert_string_equal(p.groups[0].hint, "Explicit cases.");
+	assert_int_equal(p.groups[1].visibility, VIS_PUBLIC);
+	assert_int_equal(p.groups[1].scoring, SCORE_ALL_OR_NOTHING);
+	assert_null(p.groups[1].hint);
+	assert_int_equal(p.groups[2].visibility, VIS_HIDDEN);
+	assert_int_equal(p.groups[2].scoring, SCORE_SUM);
+	assert_double_equal(p.groups[0].points, 0.5);
+	assert_double_equal(p.groups[1].points, 3);
+	assert_double_equal(p.groups[2].points, 0.25);
+
+	/* sum: points per test; all-or-nothing: points once */
+	assert_double_equal(p.max_score, 0.5 * 6 + 3 + 0.25 * 90 + 1 * 201);
+	problem_release(&p);
+	assert_null(p.cases);
+	assert_int_equal(p.ncases, 0);
+}
+
+static void test_full_explicit_cases(void **state)
+{
+	struct problem p;
+	const struct test_case *c;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	c = p.cases;
+
+	assert_int_equal(c[0].func, 0);
+	assert_int_equal(c[0].args[0].type, VT_INT);
+	assert_int_equal(c[0].args[0].i, 3);
+	assert_true(c[0].has_expected);
+	assert_int_equal(c[0].expected, 1);
+	assert_int_equal(c[0].line, 19);
+
+	assert_int_equal(c[1].args[0].i, 4);
+	assert_true(c[1].has_expected);
+	assert_int_equal(c[1].expected, 0);
+	assert_int_equal(c[1].line, 20);
+
+	assert_int_equal(c[2].func, 1);
+	assert_string_equal(c[2].name, "sum of four");
+	assert_int_equal(c[2].args[0].type, VT_INT_ARRAY);
+	assert_int_equal(c[2].args[0].len, 4);
+	assert_int_equal(c[2].args[0].arr[0], 4);
+	assert_int_equal(c[2].args[0].arr[1], 3);
+	assert_int_equal(c[2].args[0].arr[2], 1);
+	assert_int_equal(c[2].args[0].arr[3], 2);
+	assert_int_equal(c[2].expected, 10);
+	assert_int_equal(c[2].line, 21);
+	assert_call(&p, &c[2], "sum([4, 3, 1, 2])");
+
+	assert_int_equal(c[3].args[0].len, 0);
+	assert_true(c[3].has_expected);
+	assert_int_equal(c[3].expected, 0);
+	assert_string_equal(c[3].name, "explicit/sum([])");
+
+	/* extremes of int and long long survive */
+	assert_int_equal(c[4].func, 2);
+	assert_false(c[4].has_expected);
+	assert_int_equal(c[4].args[0].type, VT_INT);
+	assert_int_equal(c[4].args[0].i, INT_MIN);
+	assert_int_equal(c[4].args[1].type, VT_LONG);
+	assert_true(c[4].args[1].i == LLONG_MAX);
+	assert_string_equal(c[4].name, "explicit/pair(-2147483648, 9223372036854775807)");
+
+	assert_true(c[5].expected == LLONG_MIN);
+	assert_int_equal(c[5].args[0].len, 10);
+	assert_int_equal(c[5].args[0].arr[9], 10);
+	/* long arrays are shortened in names */
+	assert_string_equal(c[5].name, "explicit/sum([1, 2, 3, 4, 5, 6, 7, 8, ... (10 values)])");
+
+	/* auto names of public cases show the call */
+	assert_string_equal(c[0].name, "explicit/win(3)");
+	assert_string_equal(c[1].name, "explicit/win(4)");
+	problem_release(&p);
+}
+
+static void test_full_range_expansion(void **state)
+{
+	static const struct {
+		long long a, b;
+	} pairs[] = { { 1, 10 }, { 1, 11 }, { 2, 10 }, { 2, 11 }, { 3, 10 }, { 3, 11 } };
+	struct problem p;
+	const struct test_case *c;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	c = p.cases + 6;
+	/* the cross product in order, the first argument varying slowest */
+	for (int k = 0; k < 6; k++) {
+		assert_int_equal(c[k].func, 2);
+		assert_int_equal(c[k].args[0].i, pairs[k].a);
+		assert_int_equal(c[k].args[1].i, pairs[k].b);
+		assert_int_equal(c[k].args[1].type, VT_LONG);
+		assert_false(c[k].has_expected);
+		assert_int_equal(c[k].line, 32);
+	}
+	assert_string_equal(c[0].name, "ranges/pair(1, 10)");
+	assert_string_equal(c[5].name, "ranges/pair(3, 11)");
+	for (int k = 6; k < 9; k++) {
+		assert_int_equal(c[k].func, 0);
+		assert_int_equal(c[k].args[0].i, k - 7); /* -1, 0, 1 */
+		assert_int_equal(c[k].line, 34);
+	}
+	assert_string_equal(c[6].name, "ranges/win(-1)");
+	problem_release(&p);
+}
+
+static void test_full_random(void **state)
+{
+	struct problem p, again;
+	const struct test_case *c;
+	int differ = 0, distinct_a = 0, seen_a[11] = { 0 }, seen_len[7] = { 0 }, nlen = 0;
+	int zeros = 0, ones = 0;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	c = p.cases + 15;
+	for (int k = 0; k < 60; k++) {
+		assert_int_equal(c[k].func, 2);
+		assert_between(c[k].args[0].i, -5, 5);
+		if (c[k].args[1].i < 1000000000000LL || c[k].args[1].i > 2000000000000LL)
+			fail_msg("case %d: %lld out of [1e12, 2e12]", k, c[k].args[1].i);
+		if (!seen_a[c[k].args[0].i + 5]++)
+			distinct_a++;
+	}
+	/* the same seed gives the same sequence; another seed another one */
+	for (int k = 0; k < 20; k++) {
+		assert_int_equal(c[k].args[0].i, c[20 + k].args[0].i);
+		assert_true(c[k].args[1].i == c[20 + k].args[1].i);
+		differ += c[k].args[1].i != c[40 + k].args[1].i;
+	}
+	assert_true(differ >= 19);
+	/* and the values vary within a sequence */
+	assert_true(distinct_a >= 5);
+	assert_true(c[0].args[1].i != c[1].args[1].i || c[1].args[1].i != c[2].args[1].i);
+
+	/* random arrays: lengths and values within bounds, lengths vary */
+	for (int k = 60; k < 90; k++) {
+		const struct value *v = &c[k].args[0];
+		assert_int_equal(c[k].func, 1);
+		assert_int_equal(v->type, VT_INT_ARRAY);
+		assert_between(v->len, 0, 6);
+		if (!seen_len[v->len]++)
+			nlen++;
+		for (size_t e = 0; e < v->len; e++)
+			if (v->arr[e] < -3 || v->arr[e] > 3)
+				fail_msg("case %d element %zu: %d out of [-3, 3]", k, e, v->arr[e]);
+	}
+	assert_true(nlen >= 3);
+
+	/* random [0, 1] two hundred times: both ends are reached */
+	c = p.cases + 106;
+	for (int k = 0; k < 200; k++) {
+		assert_between(c[k].args[0].i, 0, 1);
+		assert_int_equal(c[k].args[1].i, 5);
+		zeros += c[k].args[0].i == 0;
+		ones += c[k].args[0].i == 1;
+	}
+	assert_true(zeros > 50 && ones > 50);
+
+	/* loading again reproduces every value, also with the default seed */
+	load_good(&again, "good/full.yaml");
+	assert_int_equal(again.ncases, p.ncases);
+	assert_string_equal(again.digest, p.digest);
+	for (int k = 0; k < p.ncases; k++) {
+		const struct signature *sig = &p.funcs[p.cases[k].func];
+		assert_string_equal(again.cases[k].name, p.cases[k].name);
+		for (int a = 0; a < sig->ninputs; a++) {
+			const struct value *x = &p.cases[k].args[a], *y = &again.cases[k].args[a];
+			assert_true(x->i == y->i);
+			assert_int_equal(x->len, y->len);
+			if (x->len)
+				assert_memory_equal(x->arr, y->arr, x->len * sizeof(int));
+		}
+	}
+	problem_release(&again);
+	problem_release(&p);
+}
+
+static void test_full_hidden_names(void **state)
+{
+	struct problem p;
+	const struct group *g;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	g = group_named(&p, "random");
+	for (int k = g->first_case; k < g->first_case + g->ncases; k++) {
+		char want[32];
+		const char *name = p.cases[k].name;
+		snprintf(want, sizeof(want), "random/%d", k - g->first_case + 1);
+		assert_string_equal(name, want);
+		/* nothing of the call: no parentheses, no argument digits beyond the index */
+		assert_null(strchr(name, '('));
+		assert_null(strstr(name, "pair"));
+		assert_null(strstr(name, "sum"));
+	}
+	/* every name in the problem is unique */
+	for (int a = 0; a < p.ncases; a++)
+		for (int b = 0; b < a; b++)
+			if (!strcmp(p.cases[a].name, p.cases[b].name))
+				fail_msg("cases %d and %d are both named '%s'", b, a, p.cases[a].name);
+	problem_release(&p);
+}
+
+static void test_full_limits(void **state)
+{
+	struct problem p;
+	const struct limits *l;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	/* the problem's own */
+	assert_int_equal(p.limits.cpu_ms, 0);
+	assert_double_equal(p.limits.cpu_factor, 4);
+	assert_int_equal(p.limits.cpu_floor_ms, 300);
+	assert_int_equal(p.limits.memory_mb, 128);
+	assert_int_equal(p.limits.output_kb, DEFAULT_OUTPUT_KB);
+
+	/* explicit: everything inherited */
+	l = &p.groups[0].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 4);
+	assert_int_equal(l->cpu_floor_ms, 300);
+	assert_int_equal(l->memory_mb, 128);
+	assert_int_equal(l->output_kb, 1024);
+	assert_int_equal(l->wall_ms, 0);
+
+	/* ranges: an absolute CPU limit replaces the relative one entirely */
+	l = &p.groups[1].limits;
+	assert_int_equal(l->cpu_ms, 2000);
+	assert_double_equal(l->cpu_factor, 0);
+	assert_int_equal(l->cpu_floor_ms, 0);
+	assert_int_equal(l->memory_mb, 128);
+	assert_int_equal(l->output_kb, 1024);
+
+	/* random: memory and output overridden, CPU inherited */
+	l = &p.groups[2].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 4);
+	assert_int_equal(l->cpu_floor_ms, 300);
+	assert_int_equal(l->memory_mb, 64);
+	assert_int_equal(l->output_kb, 8);
+
+	/* factor-override: its own factor and floor, wall clock set */
+	l = &p.groups[3].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 2);
+	assert_int_equal(l->cpu_floor_ms, 50);
+	assert_int_equal(l->wall_ms, 9000);
+	assert_int_equal(l->memory_mb, 128);
+	problem_release(&p);
+}
+
+/* ---- only the required keys (good/minimal.yaml) ---- */
+
+static void test_minimal_defaults(void **state)
+{
+	struct problem p, q;
+	const struct group *g;
+	(void)state;
+	load_good(&p, "good/minimal.yaml");
+	assert_string_equal(p.id, "minimal");
+	assert_int_equal(p.nfuncs, 1);
+	assert_int_equal(p.ngroups, 1);
+	assert_int_equal(p.ncases, 4);
+	g = &p.groups[0];
+	assert_int_equal(g->visibility, VIS_PUBLIC);
+	assert_int_equal(g->scoring, SCORE_SUM);
+	assert_null(g->hint);
+	/* the grader's defaults: 1000 ms CPU, 256 MB, 1024 KB output */
+	assert_int_equal(p.limits.cpu_ms, 1000);
+	assert_double_equal(p.limits.cpu_factor, 0);
+	assert_int_equal(p.limits.memory_mb, 256);
+	assert_int_equal(p.limits.output_kb, 1024);
+	assert_int_equal(g->limits.cpu_ms, 1000);
+	assert_double_equal(g->limits.cpu_factor, 0);
+	assert_int_equal(g->limits.cpu_floor_ms, 0);
+	assert_int_equal(g->limits.memory_mb, 256);
+	assert_int_equal(g->limits.output_kb, 1024);
+	assert_int_equal(g->limits.wall_ms, 0);
+	assert_double_equal(p.max_score, 2 * 4);
+	assert_int_equal(p.cases[0].args[0].i, 1);
+	assert_false(p.cases[0].has_expected);
+	for (int k = 1; k < 4; k++)
+		assert_between(p.cases[k].args[0].i, 1, 100);
+	assert_string_equal(p.cases[0].name, "only/f(1)");
+	/* without a seed: still the same values on every load */
+	load_good(&q, "good/minimal.yaml");
+	for (int k = 1; k < 4; k++)
+		assert_int_equal(q.cases[k].args[0].i, p.cases[k].args[0].i);
+	problem_release(&q);
+	problem_release(&p);
+}
+
+static void test_duplicate_display_names(void **state)
+{
+	struct problem p;
+	(void)state;
+	load_good(&p, "good/dupnames.yaml");
+	assert_int_equal(p.ncases, 9);
+	/* the first of equal names keeps it; explicit names stay as written */
+	assert_string_equal(p.cases[0].name, "a/f(1)");
+	assert_string_equal(p.cases[2].name, "a/f(2)");
+	assert_int_equal(p.cases[2].args[0].i, 5);
+	/* the others are told apart */
+	assert_true(strncmp(p.cases[1].name, "a/f(1)", 6) == 0 && strlen(p.cases[1].name) > 6);
+	assert_true(strncmp(p.cases[3].name, "a/f(2)", 6) == 0 && strlen(p.cases[3].name) > 6);
+	assert_true(strncmp(p.cases[4].name, "a/f(1)", 6) == 0 && strlen(p.cases[4].name) > 6);
+	assert_string_equal(p.cases[5].name, "h/1");
+	assert_string_equal(p.cases[6].name, "h/2");
+	assert_string_equal(p.cases[7].name, "h/3");
+	for (int a = 0; a < p.ncases; a++)
+		for (int b = 0; b < a; b++)
+			if (!strcmp(p.cases[a].name, p.cases[b].name))
+				fail_msg("cases %d and %d are both named '%s'", b, a, p.cases[a].name);
+	problem_release(&p);
+}
+
+/* ---- limits as the engine derives them (engine.h) ---- */
+
+static void test_engine_cpu_limit(void **state)
+{
+	struct problem p, m, x;
+	struct problem *list[3] = { &p, &m, &x };
+	struct reference_answers ref[3];
+	bool have[306];
+	unsigned times[306];
+	long long answers[306];
+	struct engine e;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	load_good(&m, "good/minimal.yaml");
+	load_good(&x, "good/explicit_only.yaml");
+	assert_int_equal(p.ncases, 306);
+	for (int k = 0; k < 306; k++) {
+		have[k] = true;
+		times[k] = 0;
+		answers[k] = 0;
+	}
+	memset(ref, 0, sizeof(ref));
+	for (int i = 0; i < 3; i++) {
+		ref[i].have = have;
+		ref[i].time_us = times;
+		ref[i].answer = answers;
+	}
+	memset(&e, 0, sizeof(e));
+	e.problems = list;
+	e.nproblems = 3;
+	e.ref = ref;
+	e.ref_loaded = true;
+
+	/* explicit (cases 0-5): 4 x the slowest, at least 300 ms */
+	times[0] = 1000;
+	times[1] = 100100; /* 100.1 ms x 4 = 400.4 ms: never below that */
+	times[2] = 5000;
+	assert_int_equal(engine_cpu_limit(&e, 0, 0), 401);
+	/* a case the reference did not answer does not count */
+	have[1] = false;
+	assert_int_equal(engine_cpu_limit(&e, 0, 0), 300); /* 4 x 5 ms = 20 ms: the floor */
+	have[1] = true;
+	/* ranges: absolute 2000 ms whatever the reference took */
+	times[6] = 5000000;
+	assert_int_equal(engine_cpu_limit(&e, 0, 1), 2000);
+	/* random (cases 15-104): only its own cases count */
+	assert_int_equal(engine_cpu_limit(&e, 0, 2), 300);
+	times[20] = 1000000;
+	assert_int_equal(engine_cpu_limit(&e, 0, 2), 4000);
+	/* factor-override: 2 x 0 ms, floor 50 */
+	assert_int_equal(engine_cpu_limit(&e, 0, 3), 50);
+	/* the grader's default and an absolute problem limit */
+	assert_int_equal(engine_cpu_limit(&e, 1, 0), DEFAULT_CPU_MS);
+	assert_int_equal(engine_cpu_limit(&e, 2, 0), 500);
+
+	/* the reference is needed for answers not in the file or for relative limits */
+	assert_true(problem_needs_reference(&p));
+	assert_true(problem_needs_reference(&m));
+	assert_false(problem_needs_reference(&x));
+	problem_release(&x);
+	problem_release(&m);
+	problem_release(&p);
+}
+
+/* The repository's own problems load (and release cleanly under ASan). */
+static void test_repository_problems(void **state)
+{
+	char *dir = data_path("../../../problems");
+	struct problem_set set = PROBLEM_SET_INIT;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+	if (problem_set_load(&set, dir, &err) != 0)
+		fail_msg("problems/ did not load:\n%s", err.buf);
+	assert_true(set.nproblems >= 1);
+	for (int i = 1; i < set.nproblems; i++)
+		assert_true(strcmp(set.problems[i - 1].id, set.problems[i].id) < 0);
+	for (int i = 0; i < set.nproblems; i++)
+		assert_ptr_equal(problem_set_find(&set, set.problems[i].id), &set.problems[i]);
+	problem_set_release(&set);
+	strbuf_release(&err);
+	free(dir);
+}
+
+/* ---- errors: file:line:column ---- */
+
+struct bad_case {
+	const char *file;  /* under data/bad */
+	int line, col;     /* 0: not checked */
+	const char *msg;   /* a part of the message */
+};
+
+static const struct bad_case bad_cases[] = {
+	/* YAML syntax */
+	{ "syntax.yaml", 3, 9, "YAML syntax error" },
+	{ "syntax.yaml", 3, 9, "mapping values are not allowed" },
+	{ "unclosed_flow.yaml", 0, 0, "YAML syntax error" },
+	/* empty */
+	{ "empty.yaml", 1, 1, "empty" },
+	{ "comments_only.yaml", 1, 1, "empty" },
+	{ "scalar_root.yaml", 2, 1, "must be a mapping, not a scalar" },
+	/* unknown keys */
+	{ "unknown_key_top.yaml", 4, 1, "unknown key 'author'" },
+	{ "unknown_key_group.yaml", 10, 5, "unknown key 'weight'" },
+	{ "unknown_key_case.yaml", 12, 21, "unknown key 'expect'" },
+	{ "unknown_key_limits.yaml", 9, 3, "unknown key 'cpu'" },
+	{ "unknown_key_group_limits.yaml", 10, 27, "unknown key 'stack_mb'" },
+	/* wrong types */
+	{ "string_for_integer.yaml", 8, 14, "must be an integer" },
+	{ "word_for_integer.yaml", 12, 16, "count must be an integer, not 'twenty'" },
+	{ "string_arg.yaml", 11, 16, "must be an integer" },
+	{ "list_for_mapping.yaml", 7, 9, "limits must be a mapping, not a list" },
+	{ "list_for_group.yaml", 8, 5, "must be a mapping, not a list" },
+	{ "mapping_for_list.yaml", 6, 3, "functions must be a list, not a mapping" },
+	{ "scalar_for_args.yaml", 11, 15, "args must be a list, not a scalar" },
+	/* missing required fields: reported at the mapping that lacks them */
+	{ "missing_id.yaml", 2, 1, "missing the required key 'id'" },
+	{ "missing_title.yaml", 2, 1, "missing the required key 'title'" },
+	{ "missing_source.yaml", 2, 1, "missing the required key 'source'" },
+	{ "missing_functions.yaml", 2, 1, "missing the required key 'functions'" },
+	{ "missing_groups.yaml", 2, 1, "missing the required key 'groups'" },
+	{ "missing_group_name.yaml", 12, 5, "missing the required key 'name'" },
+	{ "missing_group_points.yaml", 8, 5, "missing the required key 'points'" },
+	{ "missing_group_cases.yaml", 8, 5, "missing the required key 'cases'" },
+	{ "missing_args.yaml", 11, 9, "missing the required key 'args'" },
+	/* duplicates */
+	{ "duplicate_key_top.yaml", 5, 1, "duplicate key 'title'" },
+	{ "duplicate_key_case.yaml", 11, 21, "duplicate key 'args'" },
+	{ "duplicate_group.yaml", 17, 11, "duplicate group name 'g'" },
+	{ "duplicate_function.yaml", 7, 5, "'f' is listed twice" },
+	/* calls and arguments */
+	{ "unknown_call.yaml", 13, 16, "call 'CcanWin' names no function" },
+	{ "missing_call.yaml", 13, 9, "'call'" },
+	{ "arg_count.yaml", 12, 17, "canWin takes 2 arguments, args gives 3" },
+	{ "arg_count_array.yaml", 11, 15, "f takes 1 argument, args gives 2" },
+	{ "int_overflow.yaml", 13, 16, "2147483648 does not fit" },
+	{ "array_element_overflow.yaml", 12, 20, "-2147483649 does not fit" },
+	{ "range_overflow.yaml", 11, 0, "2147483648 does not fit" },
+	{ "long_overflow.yaml", 11, 16, "does not fit in 64 bits" },
+	{ "bool_expected_int.yaml", 12, 31, "must be true or false, not '1'" },
+	{ "bool_arg_int.yaml", 12, 16, "must be true or false, not '0'" },
+	{ "expected_overflow.yaml", 11, 31, "does not fit" },
+	/* limits */
+	{ "cpu_ms_and_factor.yaml", 9, 15, "either cpu_ms" },
+	{ "group_cpu_ms_and_factor.yaml", 10, 26, "either cpu_ms" },
+	{ "floor_without_factor.yaml", 9, 17, "cpu_floor_ms only applies with cpu_factor" },
+	{ "memory_too_small.yaml", 8, 14, "memory_mb must be between 16" },
+	{ "wall_below_cpu.yaml", 13, 0, "wall_ms (1000) must not be below cpu_ms (2000)" },
+	/* generators */
+	{ "range_too_large.yaml", 11, 24, "more than 200000" },
+	{ "range_product_too_large.yaml", 11, 36, "more than 200000" },
+	{ "range_reversed.yaml", 11, 25, "low 10 is above high 1" },
+	{ "count_without_random.yaml", 12, 16, "count only applies to random" },
+	{ "expected_with_range.yaml", 12, 19, "expected can only be given for a single explicit call" },
+	{ "array_for_int.yaml", 11, 16, "this parameter is int" },
+	{ "array_missing_values.yaml", 11, 24, "missing the required key 'values'" },
+	/* other values */
+	{ "bad_signature.yaml", 7, 5, "bad signature 'double g(double x)'" },
+	{ "bad_id.yaml", 2, 5, "id 'p/1'" },
+	{ "bad_source.yaml", 4, 9, "source must be a file name ending in .c" },
+	{ "bad_visibility.yaml", 9, 17, "visibility must be public or hidden, not 'secret'" },
+	{ "bad_scoring.yaml", 9, 14, "scoring must be sum or all-or-nothing, not 'best-of'" },
+	{ "negative_points.yaml", 9, 13, "points must be a non-negative decimal number" },
+	{ "no_cases.yaml", 10, 12, "has no cases" },
+	{ "no_groups.yaml", 7, 9, "at least one group" },
+};
+
+/*
+ * err must start with "path:line:col: " (any numbers where line or col is
+ * 0) and its first line must hold msg.  Returns 0, or prints why and -1.
+ */
+static int check_error(const char *err, const char *path, int line, int col, const char *msg)
+{
+	size_t pl = strlen(path);
+	const char *p;
+	char *first_line;
+	int ok;
+	if (strncmp(err, path, pl) || err[pl] != ':') {
+		print_error("error does not start with '%s:': %s\n", path, err);
+		return -1;
+	}
+	p = err + pl + 1;
+	if (line) {
+		char want[64];
+		if (col)
+			snprintf(want, sizeof(want), "%d:%d: ", line, col);
+		else
+			snprintf(want, sizeof(want), "%d:", line);
+		if (strncmp(p, want, strlen(want))) {
+			print_error("%s: wanted \"%s\" at %d:%d, got: %s", path, msg, line, col, err);
+			return -1;
+		}
+	}
+	/* whatever the numbers: line:col: message */
+	ok = isdigit((unsigned char)*p);
+	while (isdigit((unsigned char)*p))
+		p++;
+	ok = ok && *p++ == ':' && isdigit((unsigned char)*p);
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (!ok || strncmp(p, ": ", 2)) {
+		print_error("no line:column: in: %s", err);
+		return -1;
+	}
+	/* the message is on the first line; the text ends in a newline */
+	first_line = strndup(err, strcspn(err, "\n"));
+	ok = strstr(first_line, msg) != NULL;
+	free(first_line);
+	if (!ok) {
+		print_error("%s: message lacks \"%s\": %s", path, msg, err);
+		return -1;
+	}
+	if (err[strlen(err) - 1] != '\n') {
+		print_error("message does not end in a newline: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void test_bad_files(void **state)
+{
+	int failures = 0;
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *bc = &bad_cases[i];
+		char *rel = NULL, *path;
+		struct problem p;
+		struct strbuf err = STRBUF_INIT;
+		int r;
+		assert_true(asprintf(&rel, "bad/%s", bc->file) >= 0);
+		path = data_path(rel);
+		r = problem_load(&p, path, &err);
+		if (r != -1) {
+			print_error("%s loaded (returned %d)\n", path, r);
+			failures++;
+		} else if (check_error(err.buf, path, bc->line, bc->col, bc->msg) < 0) {
+			failures++;
+		}
+		/* a failed load leaves nothing behind (ASan checks the freeing) */
+		assert_null(p.id);
+		assert_null(p.cases);
+		assert_null(p.groups);
+		assert_int_equal(p.ncases, 0);
+		strbuf_release(&err);
+		free(path);
+		free(rel);
+	}
+	assert_int_equal(failures, 0);
+}
+
+static void test_every_bad_file_is_listed(void **state)
+{
+	/* a fixture in data/bad that the table forgot would go untested */
+	char *dir = data_path("bad"), *cmd = NULL;
+	FILE *ls;
+	char name[256];
+	int n = 0;
+	(void)state;
+	assert_true(asprintf(&cmd, "ls '%s'", dir) >= 0);
+	ls = popen(cmd, "r");
+	assert_non_null(ls);
+	while (fgets(name, sizeof(name), ls)) {
+		int found = 0;
+		name[strcspn(name, "\n")] = '\0';
+		for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++)
+			found |= !strcmp(bad_cases[i].file, name);
+		if (!found)
+			fail_msg("data/bad/%s is not in bad_cases", name);
+		n++;
+	}
+	assert_int_equal(pclose(ls), 0);
+	assert_true(n >= 50);
+	free(cmd);
+	free(dir);
+}
+
+static void test_unreadable_file(void **state)
+{
+	struct problem p;
+	struct strbuf err = STRBUF_INIT;
+	char *path = data_path("bad/no-such-file.yaml");
+	(void)state;
+	assert_int_equal(problem_load(&p, path, &err), -1);
+	assert_true(strncmp(err.buf, path, strlen(path)) == 0);
+	assert_non_null(strstr(err.buf, "No such file"));
+	assert_null(p.id);
+	strbuf_release(&err);
+	free(path);
+}
+
+/* ---- directories ---- */
+
+static void test_set_ok(void **state)
+{
+	char *dir = data_path("sets/ok");
+	struct problem_set set = PROBLEM_SET_INIT;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+	if (problem_set_load(&set, dir, &err) != 0)
+		fail_msg("sets/ok did not load:\n%s", err.buf);
+	assert_string_equal(err.buf, "");
+	/* a.yaml and b.yml; not notes.txt, not .hidden.yaml; sorted by id */
+	assert_int_equal(set.nproblems, 2);
+	assert_string_equal(set.problems[0].id, "alpha");
+	assert_string_equal(set.problems[1].id, "zeta");
+	assert_string_equal(set.problems[0].equivalent_to, "zeta");
+	assert_ptr_equal(problem_set_find(&set, "zeta"), &set.problems[1]);
+	assert_ptr_equal(problem_set_find(&set, "alpha"), &set.problems[0]);
+	assert_null(problem_set_find(&set, "Alpha"));
+	assert_null(problem_set_find(&set, ""));
+	assert_double_equal(set.problems[0].max_score, 4);
+	assert_double_equal(set.problems[1].max_score, 1);
+	problem_set_release(&set);
+	assert_int_equal(set.nproblems, 0);
+	assert_null(set.problems);
+	strbuf_release(&err);
+	free(dir);
+}
+
+/* Load a set that must fail; err must name file (under the set) at line:col with msg. */
+static void set_fails(const char *rel, const char *file, int line, int col, const char *msg)
+{
+	char *dir = data_path(rel), *path = NULL;
+	struct problem_set set = PROBLEM_SET_INIT;
+	struct strbuf err = STRBUF_INIT;
+	if (problem_set_load(&set, dir, &err) != -1)
+		fail_msg("%s loaded", dir);
+	if (file) {
+		assert_true(asprintf(&path, "%s/%s", dir, file) >= 0);
+		assert_int_equal(check_error(err.buf, path, line, col, msg), 0);
+	} else if (!strstr(err.buf, msg)) {
+		fail_msg("%s: \"%s\" lacks \"%s\"", dir, err.buf, msg);
+	}
+	problem_set_release(&set); /* also after a failure (ASan checks) */
+	strbuf_release(&err);
+	free(path);
+	free(dir);
+}
+
+static void test_set_errors(void **state)
+{
+	(void)state;
+	/* both files have id "same": the message names both files */
+	{
+		char *dir = data_path("sets/dup_ids");
+		struct problem_set set = PROBLEM_SET_INIT;
+		struct strbuf err = STRBUF_INIT;
+		assert_int_equal(problem_set_load(&set, dir, &err), -1);
+		assert_non_null(strstr(err.buf, "duplicate problem id 'same'"));
+		assert_non_null(strstr(err.buf, "one.yaml"));
+		assert_non_null(strstr(err.buf, "two.yaml"));
+		problem_set_release(&set);
+		strbuf_release(&err);
+		free(dir);
+	}
+	set_fails("sets/dup_sources", "two.yaml", 0, 0, "source 'p.c' is already used by problem 'first'");
+	set_fails("sets/equiv_missing", "p.yaml", 0, 0, "equivalent_to names no problem 'ghost'");
+	set_fails("sets/equiv_self", "p.yaml", 0, 0, "must be another problem");
+	set_fails("sets/with_bad", "bad.yaml", 9, 5, "unknown key 'colour'");
+	set_fails("sets/empty", NULL, 0, 0, "no problem files");
+	set_fails("sets/no-such-dir", NULL, 0, 0, "cannot open");
+}
+
+/* Loader bugs found while writing these tests, now fixed (regressions). */
+static void test_fixed_bugs(void **state)
+{
+	struct problem p;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+	int failures = 0;
+	(void)state;
+
+	/* points: inf is accepted (max_score becomes inf) */
+	path = data_path("regressions/points_inf.yaml");
+	if (problem_load(&p, path, &err) == 0) {
+		print_error("points: inf was accepted (max_score %g)\n", p.max_score);
+		problem_release(&p);
+		failures++;
+	} else if (check_error(err.buf, path, 9, 13, "points") < 0) {
+		failures++;
+	}
+	strbuf_reset(&err);
+	free(path);
+
+	/* a group that sets only cpu_factor loses the problem's cpu_floor_ms */
+	load_good(&p, "regressions/floor_inherit.yaml");
+	if (p.groups[0].limits.cpu_floor_ms != 500) {
+		print_error("group cpu_floor_ms is %u, expected the problem's 500\n", p.groups[0].limits.cpu_floor_ms);
+		failures++;
+	}
+	problem_release(&p);
+
+	/* an integer literal longer than 63 characters is truncated silently */
+	path = data_path("regressions/long_literal.yaml");
+	if (problem_load(&p, path, &err) == 0) {
+		if (p.cases[0].args[0].i != 7) {
+			print_error("000...0007 was read as %lld\n", p.cases[0].args[0].i);
+			failures++;
+		}
+		problem_release(&p);
+	}
+	strbuf_reset(&err);
+	free(path);
+
+	/* the "#k" suffix of a duplicate can collide with an explicit name */
+	load_good(&p, "regressions/name_suffix.yaml");
+	for (int a = 0; a < p.ncases; a++)
+		for (int b = 0; b < a; b++)
+			if (!strcmp(p.cases[a].name, p.cases[b].name)) {
+				print_error("cases %d and %d are both named '%s'\n", b, a, p.cases[a].name);
+				failures++;
+			}
+	problem_release(&p);
+
+	/* directory-level errors point at 1:1 instead of the offending value */
+	{
+		static const struct {
+			const char *dir, *file1, *file2;
+			int line1, col1, line2, col2;
+		} sets[] = {
+			{ "sets/dup_ids", "one.yaml", "two.yaml", 1, 5, 3, 5 },
+			{ "sets/dup_sources", "one.yaml", "two.yaml", 3, 9, 3, 9 },
+			{ "sets/equiv_missing", "p.yaml", "p.yaml", 5, 16, 5, 16 },
+		};
+		for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+			char *dir = data_path(sets[i].dir), *f1 = NULL, *f2 = NULL;
+			struct problem_set set = PROBLEM_SET_INIT;
+			char want1[64], want2[64];
+			strbuf_reset(&err);
+			assert_int_equal(problem_set_load(&set, dir, &err), -1);
+			assert_true(asprintf(&f1, "%s/%s", dir, sets[i].file1) >= 0);
+			assert_true(asprintf(&f2, "%s/%s", dir, sets[i].file2) >= 0);
+			snprintf(want1, sizeof(want1), ":%d:%d: ", sets[i].line1, sets[i].col1);
+			snprintf(want2, sizeof(want2), ":%d:%d: ", sets[i].line2, sets[i].col2);
+			/* either file of a pair may be the one named */
+			if (!(strncmp(err.buf, f1, strlen(f1)) == 0 && strncmp(err.buf + strlen(f1), want1, strlen(want1)) == 0) &&
+			    !(strncmp(err.buf, f2, strlen(f2)) == 0 && strncmp(err.buf + strlen(f2), want2, strlen(want2)) == 0)) {
+				print_error("%s: not at the offending value: %s", sets[i].dir, err.buf);
+				failures++;
+			}
+			problem_set_release(&set);
+			free(f1);
+			free(f2);
+			free(dir);
+		}
+	}
+	strbuf_release(&err);
+	assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_structure),
+		cmocka_unit_test(test_full_explicit_cases),
+		cmocka_unit_test(test_full_range_expansion),
+		cmocka_unit_test(test_full_random),
+		cmocka_unit_test(test_full_hidden_names),
+		cmocka_unit_test(test_full_limits),
+		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_duplicate_display_names),
+		cmocka_unit_test(test_engine_cpu_limit),
+		cmocka_unit_test(test_repository_problems),
+		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_every_bad_file_is_listed),
+		cmocka_unit_test(test_unreadable_file),
+		cmocka_unit_test(test_set_ok),
+		cmocka_unit_test(test_set_errors),
+		cmocka_unit_test(test_fixed_bugs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

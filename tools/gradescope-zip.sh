@@ -1,0 +1,45 @@
+#!/bin/sh
+# tools/gradescope-zip.sh - the Gradescope autograder zip (dist/gradescope/README.md).
+#
+#   tools/gradescope-zip.sh [OUTPUT]     default OUTPUT: build/gradescope-autograder.zip
+#
+# At the zip's top level: setup.sh, run_autograder, Makefile, grader/,
+# tools/deps.sh, tools/embed.sh, problems/ (all groups) and reference/.
+set -eu
+cd "$(dirname "$0")/.."
+
+out=${1:-build/gradescope-autograder.zip}
+case $out in
+/*) ;;
+*) out=$PWD/$out ;;
+esac
+stage=$(mktemp -d "${TMPDIR:-/tmp}/gradescope.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+trap 'exit 130' INT TERM HUP
+
+mkdir -p "$stage/grader/runtime" "$stage/tools" "$stage/problems" "$stage/reference"
+cp dist/gradescope/setup.sh dist/gradescope/run_autograder "$stage/"
+chmod 755 "$stage/setup.sh" "$stage/run_autograder"
+cp Makefile "$stage/"
+cp grader/*.c grader/*.h "$stage/grader/"
+cp grader/runtime/*.c grader/runtime/*.h "$stage/grader/runtime/"
+cp tools/deps.sh tools/embed.sh "$stage/tools/"
+cp problems/*.yaml "$stage/problems/"
+cp reference/*.c "$stage/reference/"
+
+mkdir -p "$(dirname "$out")"
+rm -f "$out"
+if command -v zip >/dev/null 2>&1; then
+	(cd "$stage" && zip -q -r -X "$out" .)
+else
+	python3 - "$stage" "$out" <<'PY'
+import os, sys, zipfile
+stage, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+    for d, _, files in sorted(os.walk(stage)):
+        for f in sorted(files):
+            p = os.path.join(d, f)
+            z.write(p, os.path.relpath(p, stage))  # keeps the mode bits
+PY
+fi
+echo "gradescope: wrote $out"

@@ -1,0 +1,74 @@
+#!/bin/sh
+# tools/pack.sh - make the student pack (what `make student-pack` runs).
+#
+#   tools/pack.sh [OUTPUT]        default OUTPUT: build/student-pack.tar.gz
+#
+# The tarball holds one directory, combgrader-student-VERSION/, with:
+#   README.md                  how to build and grade (dist/student-pack/README.md)
+#   Makefile grader/ tools/    the grader's sources (tools: deps.sh, embed.sh)
+#   problems/*.yaml            made by `grader pack`: public groups only, every
+#                              answer written out, absolute CPU limits
+#   student_template/          the template and the student guide
+#   .github/workflows/grade.yml + .github/grade.sh   grading on every push
+#   .gitlab-ci.yml             the same for GitLab
+# and never reference/, the original problem files, tests/ or a cache.
+#
+# Environment: GRADER (default bin/grader) runs `grader pack`; GRADER_CACHE
+# names the reference-answer cache to use (default: the grader's own);
+# SOURCE_DATE_EPOCH fixes the files' dates (default: the last commit's).
+set -eu
+cd "$(dirname "$0")/.."
+
+out=${1:-build/student-pack.tar.gz}
+case $out in
+/*) ;;
+*) out=$PWD/$out ;;
+esac
+grader=${GRADER:-$PWD/bin/grader}
+[ -x "$grader" ] || { echo "pack: no grader at $grader (run make first)" >&2; exit 2; }
+version=$("$grader" --version | sed -n 's/^grader //p')
+name=combgrader-student-$version
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/pack.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+trap 'exit 130' INT TERM HUP
+root=$stage/$name
+mkdir -p "$root/grader/runtime" "$root/tools" "$root/problems" "$root/.github/workflows"
+
+cp Makefile "$root/"
+cp grader/*.c grader/*.h "$root/grader/"
+cp grader/runtime/*.c grader/runtime/*.h "$root/grader/runtime/"
+cp tools/deps.sh tools/embed.sh "$root/tools/"
+mkdir "$root/student_template"
+cp student_template/*.c student_template/README.md "$root/student_template/"
+cp dist/student-pack/README.md "$root/README.md"
+cp dist/github/grade.yml "$root/.github/workflows/grade.yml"
+cp dist/github/grade.sh "$root/.github/grade.sh"
+chmod 755 "$root/.github/grade.sh"
+cp dist/gitlab/gitlab-ci.yml "$root/.gitlab-ci.yml"
+printf '%s\n' '/bin/' '/build/' '/grade-report.xml' '*.o' > "$root/.gitignore"
+
+# the problem files, generated from problems/ and the reference's answers
+if [ -n "${GRADER_CACHE:-}" ]; then
+	"$grader" pack --cache "$GRADER_CACHE" "$root/problems"
+else
+	"$grader" pack "$root/problems"
+fi
+
+# belt and braces: no file of the pack may be a reference solution
+for ref in reference/*; do
+	[ -f "$ref" ] || continue
+	find "$root" -type f | while IFS= read -r f; do
+		if cmp -s "$ref" "$f"; then
+			echo "pack: $f is a copy of $ref: refusing to pack it" >&2
+			exit 1
+		fi
+	done
+done
+
+epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+mkdir -p "$(dirname "$out")"
+tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" \
+	-C "$stage" -cf - "$name" | gzip -n -9 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "pack: wrote $out ($name/)"
