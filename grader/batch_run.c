@@ -112,10 +112,7 @@ static void __attribute__((noreturn)) worker_main(struct batch *b, struct worker
 		_exit(GRADER_EXIT_INTERNAL);
 	}
 	/* the parent's reference answers, inherited through fork, become this engine's */
-	e.ref = b->engine.ref;
-	e.ref_loaded = true;
-	e.reference_cached = b->engine.reference_cached;
-	b->engine.ref = NULL;
+	engine_adopt_reference(&e, &b->engine);
 	say(resp, "ready\n");
 	while (!grader_interrupted && read_line(req, &line) > 0) {
 		char *end;

@@ -110,8 +110,14 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 		*usage = true;
 		return -1;
 	}
-	sandbox_probe();
-	tmpl = xasprintf("%s/grader.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!tmp || *tmp != '/')
+		tmp = "/tmp";
+	if (!sandbox_can_enter(tmp)) {
+		/* the compiler and runners run as nobody: they must reach the scratch space */
+		warning("TMPDIR '%s' cannot be entered by the sandbox user; using /tmp", tmp);
+		tmp = "/tmp";
+	}
+	tmpl = xasprintf("%s/grader.XXXXXX", tmp);
 	if (!mkdtemp(tmpl)) {
 		strbuf_addf(err, "cannot create a scratch directory '%s': %s", tmpl, strerror(errno));
 		free(tmpl);
@@ -420,6 +426,16 @@ int engine_grade(struct engine *e, const char *submission, struct grade_result *
 }
 
 /* ---- reference answers and their cache ---- */
+
+void engine_adopt_reference(struct engine *dst, struct engine *src)
+{
+	dst->ref = src->ref;
+	dst->ref_loaded = src->ref_loaded;
+	dst->reference_cached = src->reference_cached;
+	dst->reference_seconds = src->reference_seconds;
+	src->ref = NULL;
+	src->ref_loaded = false;
+}
 
 bool problem_needs_reference(const struct problem *p)
 {

@@ -69,6 +69,12 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
  */
 int engine_load_reference(struct engine *e, struct strbuf *err);
 
+/*
+ * Hand src's reference answers to dst (same problem selection), e.g. to a
+ * batch worker's engine after fork: src no longer owns them.
+ */
+void engine_adopt_reference(struct engine *dst, struct engine *src);
+
 /* Does grading p need the reference (an answer not in the file, or a relative time limit)? */
 bool problem_needs_reference(const struct problem *p);
 

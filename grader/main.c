@@ -46,12 +46,12 @@ static int cmd_grade(struct cli *cli)
 	}
 	cli_engine_options(cli, &opts, &set);
 	sandbox_warn_once();
+	have_engine = true; /* engine_release undoes a partial engine_init too */
 	if (engine_init(&e, &opts, &err, &usage) < 0) {
 		error("%s", err.buf);
 		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
 		goto cleanup;
 	}
-	have_engine = true;
 	if (engine_load_reference(&e, &err) < 0 || engine_grade(&e, submission, &r, &err) < 0) {
 		error("%s", err.buf);
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;

@@ -20,6 +20,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -271,6 +272,35 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 		return -1;
 	}
 	return (pid_t)pid;
+}
+
+bool sandbox_can_enter(const char *dir)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	char *path;
+	bool ok = true;
+
+	if (!c->drop_uid)
+		return access(dir, X_OK) == 0;
+	path = realpath(dir, NULL);
+	if (!path)
+		return false;
+	for (char *end = path + strlen(path); ok && end > path; end = strrchr(path, '/')) {
+		struct stat st;
+		*end = '\0';
+		if (stat(*path ? path : "/", &st) < 0)
+			ok = false;
+		else if (st.st_uid == c->uid)
+			ok = (st.st_mode & S_IXUSR) != 0;
+		else if (st.st_gid == c->gid)
+			ok = (st.st_mode & S_IXGRP) != 0;
+		else
+			ok = (st.st_mode & S_IXOTH) != 0;
+		if (end == path)
+			break;
+	}
+	free(path);
+	return ok;
 }
 
 void sandbox_kill(pid_t pid)

@@ -69,6 +69,12 @@ struct sandbox_spawn {
  */
 pid_t sandbox_spawn(const struct sandbox_spawn *spawn, struct strbuf *err);
 
+/*
+ * Can the sandboxed processes (nobody, when we are root) reach a path below
+ * dir?  Every directory from / to dir must be searchable by them.
+ */
+bool sandbox_can_enter(const char *dir);
+
 /* SIGKILL the process and everything it started (namespace init or process group). */
 void sandbox_kill(pid_t pid);
 

@@ -112,6 +112,7 @@ int cmd_selftest(struct cli *cli)
 	sandbox_warn_once();
 	if (engine_init(&e, &opts, &err, &usage) < 0) {
 		error("%s", err.buf);
+		engine_release(&e);
 		problem_set_release(&set);
 		strbuf_release(&err);
 		return usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
