@@ -331,7 +331,7 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 		free(cpu);
 		group_keys += p->ngroups;
 	}
-	pool = pool_new(e->opts.jobs, &e->filters, e->workdir);
+	pool = pool_new(e->opts.jobs, &e->filters, e->workdir, (const char *const *)e->hidden);
 	ctx.tasks = tasks;
 	if (pool_run(pool, tasks, ntasks, !reference_mode, reference_mode ? NULL : judge_task, &ctx) < 0)
 		goto cleanup;
@@ -417,6 +417,8 @@ cleanup:
 		strbuf_addstr(err, "interrupted");
 		ret = -1;
 	}
+	if (ret)
+		grade_result_release(out); /* on failure the caller gets nothing to free */
 	return ret;
 }
 

@@ -54,6 +54,7 @@ struct pool {
 	struct slot slots[MAX_SLOTS];
 	const struct strbuf *filters;
 	char *workdir;
+	const char *const *hide_paths; /* borrowed: directories the runners must not see */
 	struct start_failure *failed_starts;
 	size_t nfailed_starts, failed_starts_alloc;
 };
@@ -66,7 +67,8 @@ void run_task_release(struct run_task *t)
 	t->message = t->output = NULL;
 }
 
-struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir)
+struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir,
+		      const char *const *hide_paths)
 {
 	struct pool *pool = xcalloc(1, sizeof(*pool));
 	if (slots < 1)
@@ -76,6 +78,7 @@ struct pool *pool_new(int slots, const struct strbuf *filters, const char *workd
 	pool->nslots = slots;
 	pool->filters = filters;
 	pool->workdir = xstrdup(workdir);
+	pool->hide_paths = hide_paths;
 	for (int i = 0; i < slots; i++) {
 		pool->slots[i].ctl_fd = pool->slots[i].status_fd = -1;
 		pool->slots[i].task = -1;
@@ -153,6 +156,8 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.limits.file_size = 0;
 	sp.limits.nproc = 0;
 	sp.use_namespaces = true;
+	/* seccomp already forbids open; this covers the fallback without it */
+	sp.hide_paths = pool->hide_paths;
 	s->pid = sandbox_spawn(&sp, err);
 	if (s->pid < 0)
 		goto cleanup;
@@ -296,10 +301,15 @@ static void judge_report(struct run_task *t, const struct gr_report *r, const ch
 	free(t->output);
 	t->output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
 
+	/* the runner holds the submission's code: what it reports about itself
+	 * is the submission's doing (a constructor can forge these), so these are
+	 * run errors of the submission, never judge errors */
 	if (r->flags & GR_BAD_REQUEST) {
-		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not read the test's arguments"));
+		finish_task(t, V_RUN_ERROR, xstrdup("the program could not read the test's arguments "
+						    "(did code before main tamper with the runner?)"));
 	} else if (r->flags & GR_SPAWN_FAILED) {
-		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not start the test"));
+		finish_task(t, V_RUN_ERROR, xstrdup("the program could not start the test (fork failed: "
+						    "did code before main use up processes or memory?)"));
 	} else if (r->flags & GR_FORBIDDEN) {
 		const char *name = sandbox_syscall_name(r->syscall_nr);
 		/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */

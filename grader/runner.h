@@ -60,8 +60,13 @@ void run_task_release(struct run_task *t);
 
 struct pool;
 
-/* filters: the bytes for GR_FD_FILTER (sandbox_filters); workdir: the empty cwd */
-struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir);
+/*
+ * filters: the bytes for GR_FD_FILTER (sandbox_filters); workdir: the empty
+ * cwd; hide_paths: NULL-terminated directories hidden from the runners (where
+ * mount namespaces work), borrowed for the pool's lifetime.
+ */
+struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir,
+		      const char *const *hide_paths);
 
 /*
  * Run the tasks to completion, in order, on all slots.  stop_group_on_failure:

@@ -35,17 +35,20 @@ case $GRADER in /*) ;; *) GRADER=$PWD/$GRADER ;; esac
 if [ -z "${HOSTILE_IN_NAMESPACE:-}" ]; then
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "ok - hostile suite # SKIP needs root for its PID namespace (run it as root, as CI does)"
+		echo "0 passed, 0 failed"
 		exit 0
 	fi
 	if ! unshare --pid --fork --mount-proc true 2>/dev/null; then
 		if [ -n "${CI:-}" ]; then
 			echo "not ok - hostile suite: unshare --pid --fork --mount-proc fails as root"
+			echo "0 passed, 1 failed"
 			exit 1
 		fi
 		echo "ok - hostile suite # SKIP unshare --pid --fork --mount-proc is not possible here"
+		echo "0 passed, 0 failed"
 		exit 0
 	fi
-	[ -x "$GRADER" ] || { echo "not ok - hostile suite: no grader at $GRADER"; exit 1; }
+	[ -x "$GRADER" ] || { echo "not ok - hostile suite: no grader at $GRADER"; echo "0 passed, 1 failed"; exit 1; }
 	export HOSTILE_IN_NAMESPACE=1 GRADER
 	exec unshare --pid --fork --mount-proc "$0" "$@"
 fi
@@ -78,6 +81,7 @@ esac
 for d in /tmp /var/tmp /dev/shm; do
 	if ! mount -t tmpfs -o mode=1777,size=256m tmpfs "$d"; then
 		echo "not ok - hostile suite: cannot mount a private tmpfs on $d"
+		echo "0 passed, 1 failed"
 		exit 1
 	fi
 done

@@ -88,7 +88,7 @@ say(all(p["tests"] for p in r["problems"]), "every problem has tests")
 EOF
 	tally "$TMP/reference.checks"
 else
-	not_ok "reference: JSON report parses (stderr: $(tail -c 300 "$TMP/reference.err"))"
+	not_ok "reference: JSON report parses (stderr: $(tail -c 300 "$TMP/reference.err" | tr "\n" " "))"
 	echo "$passed passed, $((failed + 1)) failed"
 	exit 1
 fi
@@ -288,7 +288,7 @@ usage_error() { # usage_error DESCRIPTION EXPECTED-STDERR-TEXT ARGS...
 	if [ "$code" = 2 ] && grep -qiF -- "$text" "$TMP/usage.err"; then
 		ok "usage error: $what (exit 2)"
 	else
-		not_ok "usage error: $what (want exit 2 and '$text' on stderr; got $code: $(head -c 200 "$TMP/usage.err"))"
+		not_ok "usage error: $what (want exit 2 and '$text' on stderr; got $code: $(head -c 200 "$TMP/usage.err" | tr "\n" " "))"
 	fi
 	check "usage error: $what: no sanitizer report" no_sanitizer "$TMP/usage.err"
 }
@@ -325,7 +325,7 @@ for kind in bad-syntax bad-value; do
 	"$GRADER" --cache "$CACHE" --problems "$TMP/$kind" reference >"$TMP/$kind.out" 2>"$TMP/$kind.err"
 	code=$?
 	check "$kind problem file: exit 2 (got $code)" [ "$code" = 2 ]
-	check "$kind problem file: stderr names zz.yaml:LINE:COLUMN ($(head -c 160 "$TMP/$kind.err"))" \
+	check "$kind problem file: stderr names zz.yaml:LINE:COLUMN ($(head -c 160 "$TMP/$kind.err" | tr "\n" " "))" \
 		grep -qE 'zz\.yaml:[0-9]+:[0-9]+' "$TMP/$kind.err"
 	check "$kind problem file: no sanitizer report" no_sanitizer "$TMP/$kind.err"
 done
