@@ -225,6 +225,7 @@ int cli_load_problems(struct cli *cli, struct problem_set *set)
 	if (problem_set_load(set, cli->problems, &err) < 0) {
 		fputs(err.buf, stderr);
 		strbuf_release(&err);
+		problem_set_release(set); /* callers return at once: nothing to free for them */
 		return -1;
 	}
 	strbuf_release(&err);

@@ -524,6 +524,36 @@ static void task_done(struct run_state *st, const struct run_task *t)
 		st->failed_group[t->group_key] = true;
 }
 
+/*
+ * With several slots, tests of an all-or-nothing group after its first
+ * failure may already have run when the failure came in.  Make the verdicts
+ * independent of -j and timing: in file order, everything after a group's
+ * first failure is skipped, whatever it did.
+ */
+static void settle_groups(struct run_task *tasks, int ntasks, struct run_state *st, int max_key)
+{
+	memset(st->failed_group, 0, (size_t)max_key + 2);
+	for (int i = 0; i < ntasks; i++) {
+		struct run_task *t = &tasks[i];
+		if (t->group_key < 0 || !t->done)
+			continue;
+		if (st->failed_group[t->group_key]) {
+			if (t->verdict != V_SKIPPED) {
+				finish_task(t, V_SKIPPED, xstrdup("not run: an earlier test of this all-or-nothing group failed"));
+				t->answered = false;
+				free(t->output);
+				t->output = NULL;
+				t->output_total = 0;
+				t->cpu_used_ms = t->wall_used_ms = 0;
+				t->peak_kb = 0;
+			}
+			continue;
+		}
+		if (t->verdict != V_CORRECT || (st->judge && !st->judge(t, st->ctx)))
+			st->failed_group[t->group_key] = true;
+	}
+}
+
 int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_group_on_failure,
 	     bool (*judge)(const struct run_task *t, void *ctx), void *ctx)
 {
@@ -585,6 +615,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			s->task = next++; /* sent below once the runner is ready */
 		}
 		/* a slot that finished starting may need its request */
+		bool progressed = false; /* a task ended without I/O: do not sleep in poll */
 		for (int k = 0; k < pool->nslots; k++) {
 			struct slot *s = &pool->slots[k];
 			if (s->state == SLOT_READY && s->task >= 0) {
@@ -594,6 +625,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 									   t->function_name));
 					s->task = -1;
 					task_done(&st, t);
+					progressed = true;
 					continue;
 				}
 				send_request(s, t, s->task);
@@ -645,6 +677,8 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 		timeout = nearest == UINT64_MAX ? 100 : (int)((nearest - now) / 1000 + 1);
 		if (timeout > 100)
 			timeout = 100;
+		if (progressed)
+			timeout = 0;
 		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR)
 			break;
 		for (int i = 0; i < np; i++) {
@@ -677,6 +711,8 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			}
 		}
 	}
+	if (stop_group_on_failure && !grader_interrupted)
+		settle_groups(tasks, ntasks, &st, max_key);
 	free(st.failed_group);
 	return grader_interrupted ? -1 : 0;
 }
