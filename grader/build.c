@@ -421,7 +421,9 @@ static void check_symbol(const Elf64_Sym *sym, const char *name, void *data)
 	 * calls replaces it for the runtime too (write, read, fork...): the
 	 * runner would not work, or would run the test outside its sandbox.
 	 */
-	if (type == STT_FUNC && (bind == STB_GLOBAL || bind == STB_WEAK) && len && f->imports) {
+	/* FUNC, and NOTYPE too: a bare asm label ("prctl: ret") is a function all the same */
+	if ((type == STT_FUNC || type == STT_NOTYPE || type == STT_GNU_IFUNC) &&
+	    (bind == STB_GLOBAL || bind == STB_WEAK) && len && f->imports) {
 		for (const char *p = f->imports; (p = strstr(p, name)); p += len)
 			if ((p == f->imports || p[-1] == '\n') && p[len] == '\n') {
 				strbuf_addf(f->clashes, "%s'%s'", f->clashes->len ? ", " : "", name);

@@ -132,8 +132,14 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 	}
 	add_hidden(e, &nhidden, e->opts.set->dir);
 	add_hidden(e, &nhidden, e->opts.reference_dir);
-	if (e->opts.cache_dir && *e->opts.cache_dir)
-		add_hidden(e, &nhidden, e->opts.cache_dir);
+	{
+		/* the cache holds every answer: hide the one in use, default or not,
+		 * creating it first so it exists to be hidden */
+		char *cache = e->opts.cache_dir ? xstrdup(e->opts.cache_dir) : default_cache_dir();
+		if (*cache && mkdir_p(cache, 0755) == 0)
+			add_hidden(e, &nhidden, cache);
+		free(cache);
+	}
 	for (int i = 0; opts->extra_hidden && opts->extra_hidden[i]; i++)
 		add_hidden(e, &nhidden, opts->extra_hidden[i]);
 	if (!e->hidden)
@@ -333,8 +339,11 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 	}
 	pool = pool_new(e->opts.jobs, &e->filters, e->workdir, (const char *const *)e->hidden);
 	ctx.tasks = tasks;
-	if (pool_run(pool, tasks, ntasks, !reference_mode, reference_mode ? NULL : judge_task, &ctx) < 0)
+	if (pool_run(pool, tasks, ntasks, !reference_mode, reference_mode ? NULL : judge_task, &ctx) < 0) {
+		if (!grader_interrupted)
+			strbuf_addstr(err, "the grader's event loop failed");
 		goto cleanup;
+	}
 
 	ntasks = 0;
 	for (int i = 0; i < e->nproblems; i++) {

@@ -81,7 +81,7 @@ static json_t *limits_json(const struct limits *lim, unsigned measured_cpu_ms)
 	return j;
 }
 
-static json_t *group_json(const struct problem_result *pr, int g)
+static json_t *group_json(const struct problem_result *pr, int g, const struct report_options *o)
 {
 	const struct group *grp = &pr->problem->groups[g];
 	struct report_tally tl;
@@ -100,7 +100,9 @@ static json_t *group_json(const struct problem_result *pr, int g)
 	json_object_set_new(j, "skipped", json_integer(tl.skipped));
 	json_object_set_new(j, "hint", grp->hint ? json_string(grp->hint) : json_null());
 	json_object_set_new(j, "limits", limits_json(&grp->limits, tl.limit_ms));
-	json_object_set_new(j, "peak_kb", json_integer((json_int_t)tl.peak_kb));
+	/* a hidden group's figures could carry its inputs out (a program can touch n KiB): instructors only */
+	json_object_set_new(j, "peak_kb", grp->visibility == VIS_PUBLIC || o->show_hidden
+					  ? json_integer((json_int_t)tl.peak_kb) : json_null());
 	return j;
 }
 
@@ -117,10 +119,12 @@ static json_t *test_json(const struct problem *p, const struct test_result *t, c
 	json_object_set_new(j, "verdict", json_string(verdict_name(t->verdict)));
 	json_object_set_new(j, "score", json_real(t->score));
 	json_object_set_new(j, "max_score", json_real(t->max_score));
-	json_object_set_new(j, "time_ms", json_integer(t->time_ms));
-	json_object_set_new(j, "wall_ms", json_integer(t->wall_ms));
+	/* time and memory of a hidden test are a channel for its inputs (a program
+	 * can spin or allocate in proportion to them): shown to instructors only */
+	json_object_set_new(j, "time_ms", visible ? json_integer(t->time_ms) : json_null());
+	json_object_set_new(j, "wall_ms", visible ? json_integer(t->wall_ms) : json_null());
 	json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
-	json_object_set_new(j, "peak_kb", json_integer((json_int_t)t->peak_kb));
+	json_object_set_new(j, "peak_kb", visible ? json_integer((json_int_t)t->peak_kb) : json_null());
 	json_object_set_new(j, "message", msg ? json_bytes(msg) : json_null());
 	if (visible) {
 		struct strbuf sb = STRBUF_INIT;
@@ -156,13 +160,23 @@ static json_t *problem_json(const struct problem_result *pr, const struct report
 	json_object_set_new(pj, "build_message", json_bytes(pr->build_message));
 	json_object_set_new(pj, "compile_ms", json_integer(pr->compile_ms));
 	json_object_set_new(pj, "limits", limits_json(&p->limits, 0));
-	json_object_set_new(pj, "peak_kb", json_integer((json_int_t)tl.peak_kb));
-	json_object_set_new(pj, "cpu_ms", json_integer((json_int_t)tl.cpu_ms));
+	{
+		/* over the tests this reader may see (see test_json) */
+		unsigned long long peak = 0, cpu = 0;
+		for (int k = 0; k < pr->ntests; k++)
+			if (report_visible(&pr->tests[k], p, o)) {
+				if (pr->tests[k].peak_kb > peak)
+					peak = pr->tests[k].peak_kb;
+				cpu += pr->tests[k].time_ms;
+			}
+		json_object_set_new(pj, "peak_kb", json_integer((json_int_t)peak));
+		json_object_set_new(pj, "cpu_ms", json_integer((json_int_t)cpu));
+	}
 	json_object_set_new(pj, "passed", json_integer(tl.passed));
 	json_object_set_new(pj, "failed", json_integer(tl.failed));
 	json_object_set_new(pj, "skipped", json_integer(tl.skipped));
 	for (int g = 0; g < p->ngroups; g++)
-		json_array_append_new(groups, group_json(pr, g));
+		json_array_append_new(groups, group_json(pr, g, o));
 	json_object_set_new(pj, "groups", groups);
 	for (int k = 0; k < pr->ntests; k++)
 		json_array_append_new(tests, test_json(p, &pr->tests[k], o));

@@ -35,6 +35,9 @@ struct slot {
 	struct strbuf out;     /* request bytes not yet written */
 	size_t out_pos;
 	struct strbuf in;      /* report bytes received */
+	bool sandbox_failed;   /* the preinit hook said it could not install the filter */
+	long long cpu_base_ms;  /* the zygote's CPU (own + reaped children) after its last report */
+	int slow_starts;       /* start-up timeouts so far (one retry before blaming the program) */
 };
 
 /*
@@ -47,6 +50,7 @@ struct start_failure {
 	const char *runner;
 	enum verdict verdict;
 	char *message;
+	bool pending;          /* a first slow start: retried once (the machine may be busy) */
 };
 
 struct pool {
@@ -167,6 +171,8 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	fcntl(s->ctl_fd, F_SETFL, O_NONBLOCK);
 	fcntl(s->status_fd, F_SETFL, O_NONBLOCK);
 	s->state = SLOT_STARTING;
+	s->sandbox_failed = false;
+	s->cpu_base_ms = 0; /* the first test pays for any work done before main */
 	s->runner = t->runner;
 	s->memory_mb = t->zygote_memory_mb;
 	s->started_us = now_us();
@@ -192,25 +198,81 @@ static void finish_task(struct run_task *t, enum verdict v, char *message)
 	t->message = message;
 }
 
-static void remember_start_failure(struct pool *pool, const struct run_task *t)
+/* slow: a start-up timeout, which counts only the second time */
+static void remember_start_failure(struct pool *pool, const struct run_task *t, bool slow)
 {
 	struct start_failure *f;
 	for (size_t i = 0; i < pool->nfailed_starts; i++)
-		if (pool->failed_starts[i].runner == t->runner)
+		if (pool->failed_starts[i].runner == t->runner) {
+			pool->failed_starts[i].pending = false;
 			return;
+		}
 	ALLOC_GROW(pool->failed_starts, pool->nfailed_starts + 1, pool->failed_starts_alloc);
 	f = &pool->failed_starts[pool->nfailed_starts++];
 	f->runner = t->runner;
 	f->verdict = t->verdict;
 	f->message = xstrdup(t->message ? t->message : verdict_words(t->verdict));
+	f->pending = slow;
 }
 
 static const struct start_failure *start_failure_of(const struct pool *pool, const char *runner)
 {
 	for (size_t i = 0; i < pool->nfailed_starts; i++)
-		if (pool->failed_starts[i].runner == runner)
+		if (pool->failed_starts[i].runner == runner && !pool->failed_starts[i].pending)
 			return &pool->failed_starts[i];
 	return NULL;
+}
+
+/*
+ * CPU time the process and its reaped children have used, in ms, read by
+ * the grader itself from /proc (the runner's own reports could be forged by
+ * code that runs before main).  -1 when unknown.
+ */
+static long long proc_cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long utime, stime, cutime, cstime;
+	long tck = sysconf(_SC_CLK_TCK);
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0 || tck <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) ... */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			 &utime, &stime, &cutime, &cstime) != 4)
+		return -1;
+	return (long long)((utime + stime + cutime + cstime) * 1000ull / (unsigned long long)tck);
+}
+
+/* The seccomp mode of a process (0 none, 2 filter), or -1 when unknown. */
+static int proc_seccomp_mode(pid_t pid)
+{
+	char path[64], buf[4096], *p;
+	ssize_t n;
+	int fd, mode = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "\nSeccomp:");
+	if (p && sscanf(p + 9, " %d", &mode) != 1)
+		mode = -1;
+	return mode;
 }
 
 /*
@@ -341,7 +403,7 @@ static void judge_report(struct run_task *t, const struct gr_report *r, const ch
 							    "and pthread_create(), or through a 32-bit system call entry"));
 		else
 			finish_task(t, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
-	} else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122) {
+	} else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122 && !(r->flags & GR_CASE_READY)) {
 		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed for this test"));
 	} else if (!(r->flags & GR_ANSWERED)) {
 		finish_task(t, V_NO_OUTPUT, xasprintf("%s ended the program (exit code %d) before returning an answer: "
@@ -388,10 +450,10 @@ static void runner_lost(struct slot *s, struct run_task *t, bool starting, bool 
 	}
 	slot_wait_exit(s);
 	status = slot_kill_status(s);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 121)
+	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
+	 * record the preinit hook sends before any student code runs does */
+	if (s->sandbox_failed)
 		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed (seccomp refused the filter)"));
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		finish_task(t, V_JUDGE_ERROR, xstrdup("the runner could not be started"));
 	else if (WIFSIGNALED(status))
 		finish_task(t, V_RUN_ERROR, xasprintf("the program crashed %s with %s", when, signal_words(WTERMSIG(status))));
 	else
@@ -420,13 +482,43 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
 }
 
+/* Were seccomp filters handed to the runners (not the fallback)? */
+static bool pool_filtered(const struct pool *pool)
+{
+	uint32_t len = 0;
+	if (pool->filters->len >= sizeof(len))
+		memcpy(&len, pool->filters->buf, sizeof(len));
+	return len != 0;
+}
+
+/*
+ * The CPU limit, checked from outside: everything the runner used since its
+ * last report (the case child, reaped by it, included) must fit the limit.
+ * This catches code before main that answers requests itself and reports a
+ * made-up time.  Ticks are coarse (10 ms): allow some slack.
+ */
+static void check_cpu(struct slot *s, struct run_task *t)
+{
+	long long now = proc_cpu_ms(s->pid), used;
+	if (now < 0)
+		return;
+	used = now - s->cpu_base_ms;
+	s->cpu_base_ms = now;
+	if (t->verdict == V_CORRECT && used > (long long)t->cpu_ms + 100) {
+		t->cpu_used_ms = (unsigned)used;
+		t->answered = false;
+		finish_task(t, V_TIMELIMIT, xasprintf("used %lld ms of CPU by the grader's count, above the limit "
+						      "of %u ms (work done before main counts too)", used, t->cpu_ms));
+	}
+}
+
 /*
  * Handle bytes from the zygote.  Returns 0, or when the slot must be torn
  * down: -1 at EOF (the zygote ended or closed its channel), -2 when what
  * came is not our protocol, -3 when the task was finished here (the zygote
  * itself made a forbidden call).
  */
-static int slot_input(struct slot *s, struct run_task *tasks)
+static int slot_input(const struct pool *pool, struct slot *s, struct run_task *tasks)
 {
 	bool eof = false;
 	for (;;) {
@@ -449,11 +541,24 @@ static int slot_input(struct slot *s, struct run_task *tasks)
 		if (s->in.len < sizeof(magic))
 			return eof ? -1 : 0;
 		memcpy(&magic, s->in.buf, sizeof(magic));
+		if (s->state == SLOT_STARTING && magic == GR_MAGIC_SANDBOX) {
+			s->sandbox_failed = true;
+			return -1;
+		}
 		if (s->state == SLOT_STARTING && magic == GR_MAGIC_HELLO) {
 			struct gr_hello h;
 			if (s->in.len < sizeof(h))
 				return eof ? -1 : 0;
 			memcpy(&h, s->in.buf, sizeof(h));
+			/* check from outside that the filter is really in place: code that
+			 * runs before main could have defined prctl() or syscall() */
+			if (pool_filtered(pool) && proc_seccomp_mode(s->pid) != 2) {
+				if (s->task >= 0)
+					finish_task(&tasks[s->task], V_FORBIDDEN,
+						    xstrdup("your program switched the sandbox off before main (it defines "
+							    "functions the runner needs, such as prctl or syscall)"));
+				return -3;
+			}
 			s->present = h.present;
 			s->state = SLOT_READY;
 			memmove(s->in.buf, s->in.buf + sizeof(h), s->in.len - sizeof(h));
@@ -481,6 +586,7 @@ static int slot_input(struct slot *s, struct run_task *tasks)
 				return eof ? -1 : 0;
 			tasks[s->task].wall_used_ms = (unsigned)((now_us() - s->started_us) / 1000);
 			judge_report(&tasks[s->task], &r, s->in.buf + sizeof(r));
+			check_cpu(s, &tasks[s->task]);
 			memmove(s->in.buf, s->in.buf + sizeof(r) + r.output_kept, s->in.len - sizeof(r) - r.output_kept);
 			s->in.len -= sizeof(r) + r.output_kept;
 			s->task = -1;
@@ -558,6 +664,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 	     bool (*judge)(const struct run_task *t, void *ctx), void *ctx)
 {
 	struct run_state st = { 0, NULL, stop_group_on_failure, judge, ctx };
+	bool loop_failed = false;
 	int next = 0;
 	int max_key = -1;
 
@@ -652,7 +759,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 				if (starting) {
 					finish_task(t, V_TIMELIMIT, xasprintf("the program did not start within %u ms "
 									      "(something runs forever before main?)", STARTUP_MS));
-					remember_start_failure(pool, t);
+					remember_start_failure(pool, t, true);
 				} else {
 					finish_task(t, V_TIMELIMIT, wall_limit_message(t, known, state, cpu_ms));
 					if (known)
@@ -679,8 +786,10 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			timeout = 100;
 		if (progressed)
 			timeout = 0;
-		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR)
+		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR) {
+			loop_failed = true;
 			break;
+		}
 		for (int i = 0; i < np; i++) {
 			struct slot *s = &pool->slots[owner[i]];
 			int task = s->task;
@@ -691,7 +800,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			if (p[i].events == POLLOUT)
 				rc = slot_output(s);
 			else
-				rc = slot_input(s, tasks);
+				rc = slot_input(pool, s, tasks);
 			if (task >= 0 && tasks[task].done && s->task != task)
 				task_done(&st, &tasks[task]); /* a report completed the task */
 			if (rc < 0) {
@@ -702,7 +811,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 					else
 						slot_stop(s);
 					if (starting)
-						remember_start_failure(pool, t);
+						remember_start_failure(pool, t, false);
 					s->task = -1;
 					task_done(&st, t);
 				} else {
@@ -711,10 +820,14 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			}
 		}
 	}
+	/* a task never finished must not keep its initial (correct) verdict */
+	for (int i = 0; i < ntasks; i++)
+		if (!tasks[i].done)
+			finish_task(&tasks[i], V_JUDGE_ERROR, xstrdup("not run: the grader stopped early"));
 	if (stop_group_on_failure && !grader_interrupted)
 		settle_groups(tasks, ntasks, &st, max_key);
 	free(st.failed_group);
-	return grader_interrupted ? -1 : 0;
+	return grader_interrupted || loop_failed ? -1 : 0;
 }
 
 void pool_free(struct pool *pool)

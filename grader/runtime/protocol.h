@@ -31,6 +31,8 @@
 #define GR_MAGIC_ANSWER 0x57534e41u  /* "ANSW" */
 #define GR_MAGIC_FORBID 0x44494246u  /* "FBID": a forbidden system call */
 #define GR_MAGIC_NOMEM 0x4d454d4eu   /* "NMEM": an allocation failed at the limit */
+#define GR_MAGIC_READY 0x59444552u   /* "REDY": the case child's filter is in place */
+#define GR_MAGIC_SANDBOX 0x584f4253u /* "SBOX": the preinit hook could not install the filter */
 
 /* Stands for "this process's pid" in seccomp programs; patched at install. */
 #define GR_PID_PLACEHOLDER 0x7ffffff1u
@@ -68,6 +70,7 @@ enum gr_report_flags {
 	GR_OUTPUT_LIMIT = 8,    /* the output cap was reached; the pipe was closed */
 	GR_SPAWN_FAILED = 16,   /* the zygote could not fork the case */
 	GR_BAD_REQUEST = 32,    /* the zygote could not decode the request */
+	GR_CASE_READY = 64,     /* the child said its sandbox was in place before student code ran */
 };
 
 /* followed by output_kept bytes of captured stdout+stderr */

@@ -155,8 +155,15 @@ static void gr_preinit(int argc, char **argv, char **envp)
 	}
 	close(GR_FD_FILTER);
 	if (len && gr_filter_case_len) {
-		if (gr_install_filter(zygote_filter, len) < 0)
-			_exit(121); /* the grader reports a sandbox failure */
+		if (gr_install_filter(zygote_filter, len) < 0) {
+			/* said before any student code runs, so a student cannot fake it:
+			 * the grader reports a sandbox failure, not the student's */
+			struct gr_report r;
+			memset(&r, 0, sizeof(r));
+			r.magic = GR_MAGIC_SANDBOX;
+			gr_write_full(gr_report_fd, &r, sizeof(r));
+			_exit(121);
+		}
 		gr_filtered = 1;
 	}
 }
@@ -287,10 +294,15 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 		timer_settime(timer, 0, &its, NULL);
 	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
 	gr_limit(RLIMIT_AS, ((rlim_t)rq->memory_mb + 64) << 20);
+	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
 	gr_limit(RLIMIT_FSIZE, 0);
 	gr_limit(RLIMIT_CORE, 0);
 	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)
-		_exit(122);
+		_exit(122); /* without the READY record below: the grader's fault, not the student's */
+	a.magic = GR_MAGIC_READY;
+	a.syscall_nr = 0;
+	a.value = 0;
+	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
 
 	a.magic = GR_MAGIC_ANSWER;
 	a.syscall_nr = 0;
@@ -313,12 +325,13 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 	struct gr_report r;
 	static char kept[GR_OUTPUT_KEEP];
 	char buf[65536];
-	unsigned char answer_buf[sizeof(struct gr_answer)];
+	unsigned char answer_buf[2 * sizeof(struct gr_answer)]; /* READY, then the outcome */
 	size_t answer_len = 0;
 	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
 	struct rusage ru;
 	int status = 0;
 
+	memset(&ru, 0, sizeof(ru));
 	memset(&r, 0, sizeof(r));
 	r.magic = GR_MAGIC_REPORT;
 	r.case_id = rq->case_id;
@@ -377,10 +390,14 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 	r.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
 		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
 	r.maxrss_kb = (uint64_t)ru.ru_maxrss;
-	if (answer_len == sizeof(struct gr_answer)) {
+	for (size_t off = 0; off + sizeof(struct gr_answer) <= answer_len; off += sizeof(struct gr_answer)) {
 		struct gr_answer a;
-		memcpy(&a, answer_buf, sizeof(a));
-		if (a.magic == GR_MAGIC_ANSWER) {
+		memcpy(&a, answer_buf + off, sizeof(a));
+		if (off == 0) {
+			if (a.magic != GR_MAGIC_READY)
+				break; /* the child wrote before its sandbox was in place: impossible */
+			r.flags |= GR_CASE_READY;
+		} else if (a.magic == GR_MAGIC_ANSWER) {
 			r.flags |= GR_ANSWERED;
 			r.answer = a.value;
 		} else if (a.magic == GR_MAGIC_FORBID) {
