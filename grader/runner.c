@@ -223,52 +223,67 @@ static const struct start_failure *start_failure_of(const struct pool *pool, con
 	return NULL;
 }
 
-/*
- * CPU time the process and its reaped children have used, in ms, read by
- * the grader itself from /proc (the runner's own reports could be forged by
- * code that runs before main).  -1 when unknown.
- */
-static long long proc_cpu_ms(pid_t pid)
+/* Read /proc/<pid>/<name> into buf (NUL-terminated).  0, or -1 when it cannot. */
+static int read_proc(long pid, const char *name, char *buf, size_t size)
 {
-	char path[64], buf[1024], *p;
-	unsigned long long utime, stime, cutime, cstime;
-	long tck = sysconf(_SC_CLK_TCK);
+	char path[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%ld/%s", pid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
-	if (n <= 0 || tck <= 0)
+	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
-	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14) ... */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-			 &utime, &stime, &cutime, &cstime) != 4)
+	return 0;
+}
+
+/*
+ * From /proc/<pid>/stat: the state and CPU time (user + system, with or
+ * without reaped children) in ms.  0, or -1 when unknown.
+ */
+static int proc_stat(long pid, char *state, bool with_children, unsigned long long *cpu_ms)
+{
+	char buf[1024], *p;
+	unsigned long long utime, stime, cutime, cstime;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	if (hz <= 0 || read_proc(pid, "stat", buf, sizeof(buf)) < 0)
 		return -1;
-	return (long long)((utime + stime + cutime + cstime) * 1000ull / (unsigned long long)tck);
+	/* "pid (comm) state ..." - comm may hold spaces and parentheses: skip to the last ')';
+	 * then state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14)... */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			 state, &utime, &stime, &cutime, &cstime) != 5)
+		return -1;
+	*cpu_ms = (utime + stime + (with_children ? cutime + cstime : 0)) * 1000ull / (unsigned long long)hz;
+	return 0;
+}
+
+/*
+ * CPU time the runner and its reaped children have used, in ms, read by the
+ * grader itself (the runner's own reports could be forged by code that runs
+ * before main).  -1 when unknown.
+ */
+static long long proc_cpu_ms(pid_t pid)
+{
+	unsigned long long ms;
+	char state;
+	return proc_stat(pid, &state, true, &ms) < 0 ? -1 : (long long)ms;
 }
 
 /* The seccomp mode of a process (0 none, 2 filter), or -1 when unknown. */
 static int proc_seccomp_mode(pid_t pid)
 {
-	char path[64], buf[4096], *p;
-	ssize_t n;
-	int fd, mode = -1;
+	char buf[4096], *p;
+	int mode = -1;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (read_proc(pid, "status", buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	p = strstr(buf, "\nSeccomp:");
 	if (p && sscanf(p + 9, " %d", &mode) != 1)
 		mode = -1;
@@ -283,32 +298,22 @@ static int proc_seccomp_mode(pid_t pid)
  */
 static int case_child_state(pid_t zygote, char *state, unsigned *cpu_ms)
 {
-	char path[64], buf[512], *p;
-	unsigned long long utime, stime;
-	long child = -1, pid, hz = sysconf(_SC_CLK_TCK);
-	FILE *f;
+	char name[64], buf[4096], *p, *end;
+	long child = -1;
+	unsigned long long ms;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)zygote, (int)zygote);
-	f = fopen(path, "re");
-	if (!f)
+	snprintf(name, sizeof(name), "task/%d/children", (int)zygote);
+	if (read_proc(zygote, name, buf, sizeof(buf)) < 0)
 		return -1;
-	while (fscanf(f, "%ld", &pid) == 1)
+	for (p = buf;; p = end) {
+		long pid = strtol(p, &end, 10);
+		if (end == p)
+			break;
 		child = pid;
-	fclose(f);
-	if (child <= 0)
+	}
+	if (child <= 0 || proc_stat(child, state, false, &ms) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "/proc/%ld/stat", child);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
-	/* "pid (comm) state ..." - comm may hold spaces and parentheses: skip to the last ')' */
-	if (!p || !(p = strrchr(buf, ')')) ||
-	    sscanf(p + 1, " %c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", state, &utime, &stime) != 3 ||
-	    hz <= 0)
-		return -1;
-	*cpu_ms = (unsigned)((utime + stime) * 1000 / (unsigned long long)hz);
+	*cpu_ms = (unsigned)ms;
 	return 0;
 }
 

@@ -332,7 +332,7 @@ if [ -z "${1:-}" ] || [[ " $fixtures " == *" loop "* ]]; then
 	sed 's/^  cpu_ms: .*/  cpu_ms: 300/; s/^  wall_ms: .*/  wall_ms: 20000/' "$here/problems/h.yaml" \
 		>"$S/cpu-problems/h.yaml"
 	prepare "$here/fixtures/loop"
-	timeout -s KILL 150 "$GRADER" grade --problems "$S/cpu-problems" --reference "$here/reference" --no-cache -j $JOBS \
+	timeout -s KILL 150 "$GRADER" grade --problems "$S/cpu-problems" --reference "$here/reference" --no-cache -j $JOBS --show-hidden \
 		--format json -o "$S/cpu.json" "$S/submission" >/dev/null 2>"$S/cpu.err"
 	rc=$?
 	stop_peer

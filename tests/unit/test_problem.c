@@ -27,21 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "engine.h"
 #include "problem.h"
-
-/* selftest.c needs these from main.c (not linked into unit tests); never called. */
-__attribute__((weak)) int cli_load_problems(struct cli *cli, struct problem_set *set)
-{
-	(void)cli, (void)set;
-	abort();
-}
-__attribute__((weak)) void cli_engine_options(const struct cli *cli, struct engine_options *o,
-					      struct problem_set *set)
-{
-	(void)cli, (void)o, (void)set;
-	abort();
-}
 
 #define assert_double_equal(a, b)                                                      \
 	do {                                                                            \

@@ -20,21 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "result.h"
-
-/* selftest.c needs these from main.c (not linked into unit tests); never called. */
-__attribute__((weak)) int cli_load_problems(struct cli *cli, struct problem_set *set)
-{
-	(void)cli, (void)set;
-	abort();
-}
-__attribute__((weak)) void cli_engine_options(const struct cli *cli, struct engine_options *o,
-					      struct problem_set *set)
-{
-	(void)cli, (void)o, (void)set;
-	abort();
-}
 
 #define EPS 1e-9
 

@@ -23,25 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "signature.h"
-
-/*
- * grader/selftest.c, linked into every unit test, calls two helpers that
- * live in grader/main.c, which unit tests do not link.  Weak stand-ins keep
- * the link working; a real definition, if linked, wins.  Never called here.
- */
-__attribute__((weak)) int cli_load_problems(struct cli *cli, struct problem_set *set)
-{
-	(void)cli, (void)set;
-	abort();
-}
-__attribute__((weak)) void cli_engine_options(const struct cli *cli, struct engine_options *o,
-					      struct problem_set *set)
-{
-	(void)cli, (void)o, (void)set;
-	abort();
-}
 
 /* Parse text, which must succeed; the caller releases sig. */
 static void parse_ok(struct signature *sig, const char *text)

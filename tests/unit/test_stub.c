@@ -25,22 +25,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli.h"
 #include "embed.h"
 #include "stub.h"
-
-/* selftest.c needs these from main.c (not linked into unit tests); never called. */
-__attribute__((weak)) int cli_load_problems(struct cli *cli, struct problem_set *set)
-{
-	(void)cli, (void)set;
-	abort();
-}
-__attribute__((weak)) void cli_engine_options(const struct cli *cli, struct engine_options *o,
-					      struct problem_set *set)
-{
-	(void)cli, (void)o, (void)set;
-	abort();
-}
 
 /* Warnings that would hide a broken stub behind a mere warning are errors. */
 #define STRICT "-std=gnu17 -Werror=implicit-function-declaration -Werror=incompatible-pointer-types " \
