@@ -78,6 +78,9 @@ case $GRADER in
 	grader_copy=$repo/build/hostile-grader.$$
 	mkdir -p "$repo/build" && cp "$GRADER" "$grader_copy" && GRADER=$grader_copy ;;
 esac
+# The repository itself may live in one of them (a CI clone in /tmp): it is
+# bound back into the private tmpfs from a descriptor opened before.
+exec 9<"$repo"
 for d in /tmp /var/tmp /dev/shm; do
 	if ! mount -t tmpfs -o mode=1777,size=256m tmpfs "$d"; then
 		echo "not ok - hostile suite: cannot mount a private tmpfs on $d"
@@ -85,6 +88,20 @@ for d in /tmp /var/tmp /dev/shm; do
 		exit 1
 	fi
 done
+repo_entry=
+for d in /tmp /var/tmp /dev/shm; do
+	case $repo/ in
+	"$d"/*)
+		repo_entry=$d/$(printf '%s\n' "${repo#"$d"/}" | cut -d/ -f1)
+		if ! mkdir -p "$repo" || ! mount --bind /proc/self/fd/9 "$repo"; then
+			echo "not ok - hostile suite: cannot bind the repository back into the private $d"
+			echo "0 passed, 1 failed"
+			exit 1
+		fi ;;
+	esac
+done
+exec 9<&-
+cd "$repo" || exit 1
 
 S=$(mktemp -d /tmp/hostile.XXXXXX)
 chmod 755 "$S"
@@ -121,7 +138,7 @@ repo_state() {
 # ...nor leave behind: entries of the private temporary directories.
 tmp_state() {
 	for d in /tmp /var/tmp /dev/shm; do
-		find "$d" -mindepth 1 -maxdepth 1 ! -path "$S" -printf "$d: %f %u\n"
+		find "$d" -mindepth 1 -maxdepth 1 ! -path "$S" ! -path "${repo_entry:-/nonexistent}" -printf "$d: %f %u\n"
 	done | sort
 }
 
