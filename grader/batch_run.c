@@ -329,6 +329,26 @@ static void assign(struct batch *b, struct worker *w, int student)
 	write_all(w->req, line, (size_t)n);
 }
 
+/* Take in what polled workers said; a worker whose pipe ended is reaped. */
+static void read_workers(struct batch *b, struct worker *ws, const struct pollfd *pfd, const int *map, int n,
+			 struct progress *p, int *start_failures)
+{
+	for (int x = 0; x < n; x++) {
+		struct worker *w = &ws[map[x]];
+		char buf[512];
+		ssize_t r;
+		if (!pfd[x].revents)
+			continue;
+		r = read(w->resp, buf, sizeof(buf));
+		if (r > 0) {
+			strbuf_add(&w->in, buf, (size_t)r);
+			worker_lines(b, w, p);
+		} else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
+			reap_worker(b, w, p, NULL, start_failures);
+		}
+	}
+}
+
 /* Ask every worker to finish, give them a moment, then kill what is left. */
 static void stop_workers(struct batch *b, struct worker *ws, struct progress *p, int *start_failures)
 {
@@ -356,20 +376,7 @@ static void stop_workers(struct batch *b, struct worker *ws, struct progress *p,
 			break;
 		if (poll(pfd, (nfds_t)n, (int)((until - now) / 1000) + 1) < 0 && errno != EINTR)
 			break;
-		for (int x = 0; x < n; x++) {
-			struct worker *w = &ws[map[x]];
-			char buf[512];
-			ssize_t r;
-			if (!pfd[x].revents)
-				continue;
-			r = read(w->resp, buf, sizeof(buf));
-			if (r > 0) {
-				strbuf_add(&w->in, buf, (size_t)r);
-				worker_lines(b, w, p);
-			} else if (r == 0 || errno != EAGAIN) {
-				reap_worker(b, w, p, NULL, start_failures);
-			}
-		}
+		read_workers(b, ws, pfd, map, n, p, start_failures);
 	}
 	for (int k = 0; k < b->nworkers; k++)
 		if (ws[k].state != W_NONE)
@@ -441,20 +448,7 @@ int batch_run(struct batch *b)
 			error("poll: %s", strerror(errno));
 			goto cleanup;
 		}
-		for (int x = 0; x < n; x++) {
-			struct worker *w = &ws[map[x]];
-			char buf[512];
-			ssize_t r;
-			if (!pfd[x].revents)
-				continue;
-			r = read(w->resp, buf, sizeof(buf));
-			if (r > 0) {
-				strbuf_add(&w->in, buf, (size_t)r);
-				worker_lines(b, w, &p);
-			} else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-				reap_worker(b, w, &p, NULL, &start_failures);
-			}
-		}
+		read_workers(b, ws, pfd, map, n, &p, &start_failures);
 		now = now_us();
 		for (int k = 0; k < b->nworkers; k++) {
 			struct worker *w = &ws[k];

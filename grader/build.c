@@ -489,15 +489,6 @@ cleanup:
 	return ret;
 }
 
-static unsigned max_memory_mb(const struct problem *p)
-{
-	unsigned m = p->limits.memory_mb;
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].limits.memory_mb > m)
-			m = p->groups[g].limits.memory_mb;
-	return m;
-}
-
 struct pending {
 	int index;
 	char *dir;
@@ -632,10 +623,10 @@ static void finish(const struct build_env *env, const struct problem *p, struct 
 				       "runner calls itself: rename it, or make it static", r->source, clashes.buf);
 		goto cleanup;
 	}
-	if (r->static_bytes > ((unsigned long long)max_memory_mb(p) << 20)) {
+	if (r->static_bytes > ((unsigned long long)problem_max_memory_mb(p) << 20)) {
 		r->status = BUILD_TOO_BIG;
 		r->message = xasprintf("the program's static data needs %llu MiB, above the memory limit of %u MiB",
-				       r->static_bytes >> 20, max_memory_mb(p));
+				       r->static_bytes >> 20, problem_max_memory_mb(p));
 		goto cleanup;
 	}
 	r->status = BUILD_OK;

@@ -132,14 +132,11 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 	}
 	add_hidden(e, &nhidden, e->opts.set->dir);
 	add_hidden(e, &nhidden, e->opts.reference_dir);
-	{
-		/* the cache holds every answer: hide the one in use, default or not,
-		 * creating it first so it exists to be hidden */
-		char *cache = e->opts.cache_dir ? xstrdup(e->opts.cache_dir) : default_cache_dir();
-		if (*cache && mkdir_p(cache, 0755) == 0)
-			add_hidden(e, &nhidden, cache);
-		free(cache);
-	}
+	/* the cache holds every answer: hide the one in use, default or not,
+	 * creating it first so it exists to be hidden */
+	e->cache_dir = e->opts.cache_dir ? xstrdup(e->opts.cache_dir) : default_cache_dir();
+	if (*e->cache_dir && mkdir_p(e->cache_dir, 0755) == 0)
+		add_hidden(e, &nhidden, e->cache_dir);
 	for (int i = 0; opts->extra_hidden && opts->extra_hidden[i]; i++)
 		add_hidden(e, &nhidden, opts->extra_hidden[i]);
 	if (!e->hidden)
@@ -168,6 +165,7 @@ void engine_release(struct engine *e)
 		remove_tree(e->scratch);
 	free(e->scratch);
 	free(e->workdir);
+	free(e->cache_dir);
 	for (int i = 0; e->hidden && e->hidden[i]; i++)
 		free(e->hidden[i]);
 	free(e->hidden);
@@ -252,15 +250,6 @@ static enum verdict build_verdict(enum build_status s)
 	return V_JUDGE_ERROR;
 }
 
-static unsigned zygote_memory(const struct problem *p)
-{
-	unsigned m = p->limits.memory_mb;
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].limits.memory_mb > m)
-			m = p->groups[g].limits.memory_mb;
-	return m;
-}
-
 static int grade_dir(struct engine *e, const char *dir, bool reference_mode, struct grade_result *out,
 		     struct strbuf *err)
 {
@@ -300,7 +289,7 @@ static int grade_dir(struct engine *e, const char *dir, bool reference_mode, str
 	ntasks = 0;
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];
-		unsigned zmem = zygote_memory(p);
+		unsigned zmem = problem_max_memory_mb(p);
 		unsigned *cpu = NULL;
 		if (builds[i].status != BUILD_OK) {
 			group_keys += p->ngroups;
@@ -478,11 +467,11 @@ static void cache_key(const struct engine *e, const struct problem *p, char out[
 	strbuf_release(&src);
 }
 
-static char *cache_path(const struct engine *e, const struct problem *p, char *dir_out_owned)
+static char *cache_path(const struct engine *e, const struct problem *p, const char *dir)
 {
 	char key[33];
 	cache_key(e, p, key);
-	return xasprintf("%s/%s-%s.ref", dir_out_owned, p->id, key);
+	return xasprintf("%s/%s-%s.ref", dir, p->id, key);
 }
 
 /* Load answers from a cache file: "index answer time_us" lines.  0 when complete. */
@@ -524,7 +513,7 @@ static void cache_write(const char *path, const struct problem *p, const struct 
 
 int engine_load_reference(struct engine *e, struct strbuf *err)
 {
-	char *dir = e->opts.cache_dir ? xstrdup(e->opts.cache_dir) : default_cache_dir();
+	const char *dir = e->cache_dir;
 	bool use_cache = *dir != '\0';
 	bool need_run = false;
 	char **paths = xcalloc((size_t)e->nproblems + 1, sizeof(char *));
@@ -596,6 +585,5 @@ cleanup:
 	for (int i = 0; i < e->nproblems; i++)
 		free(paths[i]);
 	free(paths);
-	free(dir);
 	return ret;
 }

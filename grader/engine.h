@@ -49,6 +49,7 @@ struct engine {
 	bool ref_loaded;
 	char *scratch;
 	char *workdir;             /* scratch/cwd: the runners' empty working directory */
+	char *cache_dir;           /* the reference cache in use ("" when disabled) */
 	struct build_env env;
 	struct strbuf filters;
 	char **hidden;             /* NULL-terminated */

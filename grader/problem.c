@@ -925,6 +925,15 @@ struct problem *problem_set_find(const struct problem_set *set, const char *id)
 	return NULL;
 }
 
+unsigned problem_max_memory_mb(const struct problem *p)
+{
+	unsigned m = p->limits.memory_mb;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].limits.memory_mb > m)
+			m = p->groups[g].limits.memory_mb;
+	return m;
+}
+
 const char *visibility_name(enum visibility v)
 {
 	return v == VIS_HIDDEN ? "hidden" : "public";

@@ -102,6 +102,9 @@ struct problem *problem_set_find(const struct problem_set *set, const char *id);
 const char *visibility_name(enum visibility v);
 const char *scoring_name(enum scoring s);
 
+/* The largest memory limit of p's groups (what its runner must be able to hold). */
+unsigned problem_max_memory_mb(const struct problem *p);
+
 /* Display a call: "AcanWin(7)", arrays shortened. */
 void test_case_format_call(struct strbuf *sb, const struct problem *p, const struct test_case *tc);
 

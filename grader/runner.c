@@ -19,6 +19,7 @@ volatile sig_atomic_t grader_interrupted;
 
 /* how long a fresh runner may take to say hello */
 #define STARTUP_MS 5000u
+#define SKIPPED_MESSAGE "not run: an earlier test of this all-or-nothing group failed"
 #define MAX_SLOTS 256
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
@@ -650,7 +651,7 @@ static void settle_groups(struct run_task *tasks, int ntasks, struct run_state *
 			continue;
 		if (st->failed_group[t->group_key]) {
 			if (t->verdict != V_SKIPPED) {
-				finish_task(t, V_SKIPPED, xstrdup("not run: an earlier test of this all-or-nothing group failed"));
+				finish_task(t, V_SKIPPED, xstrdup(SKIPPED_MESSAGE));
 				t->answered = false;
 				free(t->output);
 				t->output = NULL;
@@ -696,7 +697,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 			while (next < ntasks && stop_group_on_failure && tasks[next].group_key >= 0 &&
 			       st.failed_group[tasks[next].group_key]) {
 				finish_task(&tasks[next], V_SKIPPED,
-					    xstrdup("not run: an earlier test of this all-or-nothing group failed"));
+					    xstrdup(SKIPPED_MESSAGE));
 				task_done(&st, &tasks[next]);
 				next++;
 			}
