@@ -33,7 +33,8 @@ $(DEPS_STAMP): tools/deps.sh
 	@tools/deps.sh
 	@touch $@
 
-$(TEST_DEPS_STAMP): tools/deps.sh
+# after the build dependencies: two apt-get runs at once would fight over dpkg's lock
+$(TEST_DEPS_STAMP): tools/deps.sh $(DEPS_STAMP)
 	@mkdir -p build
 	@tools/deps.sh test
 	@touch $@
@@ -77,12 +78,19 @@ build/tests/test_reference: tests/unit/test_reference.c reference/*.c $(TEST_DEP
 	$(CC) $(BASE_CFLAGS) -O2 -Df=ref_p4dp_f -c reference/p4_dp.c -o build/tests/ref/p4_dp.o
 	$(CC) $(BASE_CFLAGS) -O2 -o $@ $< build/tests/ref/*.o $$($(PKG_CONFIG) --libs cmocka) -lm
 
+# A command under a seccomp filter that refuses new user namespaces (tools/run-unprivileged.sh).
+build/tests/deny-userns: tests/tools/deny-userns.c $(TEST_DEPS_STAMP)
+	@mkdir -p build/tests
+	$(CC) $(BASE_CFLAGS) -O2 $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ $< $$($(PKG_CONFIG) --libs libseccomp)
+
 unit-tests: $(UNIT_TESTS) build/tests/test_reference
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 
-# Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build.
-test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader unit-tests
-	@tools/run-suites.sh
+# Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build; then
+# integration, reports, pack and part of hostile again as a normal user, with
+# and without user namespaces (tools/run-unprivileged.sh).
+test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests
+	@tools/run-suites.sh && tools/run-unprivileged.sh
 
 student-pack: bin/grader
 	tools/pack.sh

@@ -720,7 +720,7 @@ int cmd_batch(struct cli *cli)
 	hidden[1] = b.submissions;
 	hidden[2] = NULL;
 	opts.extra_hidden = hidden;
-	sandbox_warn_once();
+	sandbox_warn_once(SANDBOX_CLASS);
 	if (engine_init(&b.engine, &opts, &err, &usage) < 0) {
 		b.have_engine = true;
 		error("%s", err.buf);

@@ -36,96 +36,23 @@ static struct sandbox_caps caps;
 static int probed;
 
 static const char *const step_names[] = {
-	"setsid", "user namespace map", "mount namespace", "hide a directory",
+	"setsid", "user namespace map", "mount namespace", "hide a directory", "mount /proc",
 	"file descriptors", "rlimits", "chdir", "drop privileges", "exec",
 };
-enum spawn_step { STEP_SETSID, STEP_USERMAP, STEP_MOUNTNS, STEP_HIDE, STEP_FDS,
-		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC };
+enum spawn_step { STEP_SETSID, STEP_USERMAP, STEP_MOUNTNS, STEP_HIDE, STEP_PROC, STEP_FDS,
+		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_COUNT };
 
 struct spawn_failure {
 	int err;
 	int step;
 };
 
+#define NS_FLAGS (CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS)
+
 static long clone_fork(unsigned long flags)
 {
 	/* fork semantics (no new stack): the child continues here */
 	return syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
-}
-
-static int try_clone(unsigned long flags)
-{
-	int status;
-	long pid = clone_fork(flags);
-	if (pid == 0)
-		_exit(0);
-	if (pid < 0)
-		return 0;
-	while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-const struct sandbox_caps *sandbox_probe(void)
-{
-	const unsigned long ns = CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
-	struct passwd *pw;
-
-	if (probed)
-		return &caps;
-	probed = 1;
-	caps.uid = getuid();
-	caps.gid = getgid();
-	if (geteuid() == 0) {
-		caps.drop_uid = true;
-		pw = getpwnam("nobody");
-		caps.uid = pw ? pw->pw_uid : 65534;
-		caps.gid = pw ? pw->pw_gid : 65534;
-	}
-	if (!getenv("GRADER_NO_NAMESPACES")) {
-		if (try_clone(ns | CLONE_NEWNS)) {
-			caps.namespaces = caps.mount_ns = true;
-		} else if (try_clone(CLONE_NEWUSER | ns | CLONE_NEWNS)) {
-			caps.namespaces = caps.mount_ns = caps.user_ns = true;
-			caps.drop_uid = false;
-		}
-	}
-#ifdef HAVE_SECCOMP
-	if (!getenv("GRADER_NO_SECCOMP") && prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0)
-		caps.seccomp = true;
-#endif
-	return &caps;
-}
-
-const char *sandbox_describe(void)
-{
-	static char line[256];
-	const struct sandbox_caps *c = sandbox_probe();
-	snprintf(line, sizeof(line), "seccomp %s; namespaces %s; %s; rlimits and process groups",
-		 c->seccomp ? "on" : "off",
-		 c->namespaces ? (c->user_ns ? "on (user namespace)" : "on") : "off",
-		 c->drop_uid ? "runs as nobody" : "runs as the invoking user");
-	return line;
-}
-
-void sandbox_warn_once(void)
-{
-	static int warned;
-	const struct sandbox_caps *c = sandbox_probe();
-	if (warned || (c->seccomp && c->namespaces))
-		return;
-	warned = 1;
-	warning("running without full isolation (%s): fine for checking your own code, "
-		"not for grading code you do not trust", sandbox_describe());
-}
-
-static void fail_child(int errpipe, int step)
-{
-	struct spawn_failure f = { errno, step };
-	if (write(errpipe, &f, sizeof(f)) < 0) {
-		/* nothing more we can say */
-	}
-	_exit(127);
 }
 
 static int write_proc(const char *path, const char *text)
@@ -139,17 +66,266 @@ static int write_proc(const char *path, const char *text)
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
+/*
+ * Who the processes of the sandbox are, as seen from outside.  The caller's
+ * ids are read in the parent, before clone(): inside a new user namespace
+ * getuid() answers the overflow id (65534) until the map is written.
+ */
+struct outer_ids {
+	uid_t caller_uid, target_uid;
+	gid_t caller_gid, target_gid;
+};
+
+/*
+ * In a fresh user namespace: map the target ids onto themselves (a normal
+ * user may map only its own ids, which are then the target; root may map
+ * any), with setgroups denied as the kernel requires for an unprivileged
+ * gid map.  Returns 0, or -1 with errno.
+ */
+static int map_user_namespace(const struct outer_ids *ids)
+{
+	char map[64];
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)ids->target_uid, (unsigned)ids->target_uid);
+	if (write_proc("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+		return -1;
+	if (write_proc("/proc/self/uid_map", map) < 0)
+		return -1;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)ids->target_gid, (unsigned)ids->target_gid);
+	return write_proc("/proc/self/gid_map", map);
+}
+
+/*
+ * The namespace part of a child's set-up, shared by the probe and by
+ * sandbox_spawn(): user map, private mounts, hidden directories, a /proc of
+ * the new PID namespace.  Returns 0, or the failed step (errno set).
+ */
+static int enter_namespaces(unsigned long flags, const struct outer_ids *ids, const char *const *hide)
+{
+	if ((flags & CLONE_NEWUSER) && map_user_namespace(ids) < 0)
+		return STEP_USERMAP;
+	if (!(flags & CLONE_NEWNS))
+		return 0;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return STEP_MOUNTNS;
+	for (int i = 0; hide && hide[i]; i++)
+		if (mount("tmpfs", hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  "size=4k,mode=0555") < 0 && errno != ENOENT)
+			return STEP_HIDE;
+	/*
+	 * A /proc of its own PID namespace: the machine's would hand it
+	 * /proc/<pid>/cwd, root and exe of every process of the same uid -
+	 * another submission's compiler or runner, and the files they see.
+	 */
+	if ((flags & CLONE_NEWPID) && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return STEP_PROC;
+	return 0;
+}
+
+/*
+ * Can this process make a sandbox with these flags - all of it, maps and
+ * mounts included?  A kernel may allow the clone() but not what follows
+ * (Ubuntu's AppArmor restriction leaves an unprivileged user namespace
+ * without capabilities), so the child goes through the same steps as a
+ * real spawn, hiding /tmp of its private mount namespace.  Returns 0, or
+ * the step that failed with *err its errno (STEP_COUNT: the clone itself).
+ */
+static int try_namespaces(unsigned long flags, const struct outer_ids *ids, int *err)
+{
+	static const char *const probe_hide[] = { "/tmp", NULL };
+	int status, pipefd[2];
+	struct spawn_failure f = { 0, 0 };
+	long pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		*err = errno;
+		return STEP_COUNT;
+	}
+	pid = clone_fork(flags);
+	if (pid == 0) {
+		int step = enter_namespaces(flags, ids, probe_hide);
+		if (step) {
+			f.err = errno;
+			f.step = step;
+			if (write(pipefd[1], &f, sizeof(f)) < 0)
+				_exit(2);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		*err = errno;
+		close(pipefd[0]);
+		return STEP_COUNT;
+	}
+	while (read(pipefd[0], &f, sizeof(f)) < 0 && errno == EINTR)
+		;
+	close(pipefd[0]);
+	while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	*err = f.step ? f.err : EINVAL;
+	return f.step ? f.step : STEP_MOUNTNS;
+}
+
+static void describe_refusal(char *buf, size_t size, const char *what, int step, int err)
+{
+	if (step == STEP_COUNT)
+		snprintf(buf, size, "%s refused (%s)", what, strerror(err));
+	else
+		snprintf(buf, size, "%s allowed but crippled (%s: %s)", what, step_names[step], strerror(err));
+}
+
+static void probe_namespaces(struct outer_ids *ids)
+{
+	const unsigned long ns = NS_FLAGS;
+	char direct[96] = "", viauser[96] = "";
+	int err = 0, step;
+
+	if (getenv("GRADER_NO_NAMESPACES")) {
+		snprintf(caps.no_namespaces, sizeof(caps.no_namespaces), "namespaces switched off (GRADER_NO_NAMESPACES)");
+		return;
+	}
+	/* as root: directly; and always worth a try (a container may grant CAP_SYS_ADMIN) */
+	if (geteuid() == 0) {
+		step = try_namespaces(ns | CLONE_NEWNS, ids, &err);
+		if (!step) {
+			caps.namespaces = caps.mount_ns = true;
+			return;
+		}
+		describe_refusal(direct, sizeof(direct), "namespaces", step, err);
+	}
+	step = try_namespaces(CLONE_NEWUSER | ns | CLONE_NEWNS, ids, &err);
+	if (!step) {
+		caps.namespaces = caps.mount_ns = caps.user_ns = true;
+		return;
+	}
+	describe_refusal(viauser, sizeof(viauser), "user namespaces", step, err);
+	/* a user namespace whose mounts fail still gives PID and network namespaces */
+	if (step == STEP_MOUNTNS || step == STEP_HIDE || step == STEP_PROC) {
+		if (!try_namespaces(CLONE_NEWUSER | ns, ids, &err)) {
+			caps.namespaces = caps.user_ns = true;
+			snprintf(caps.no_namespaces, sizeof(caps.no_namespaces), "%s", viauser);
+			return;
+		}
+	}
+	snprintf(caps.no_namespaces, sizeof(caps.no_namespaces), "%s%s%s", direct, *direct ? "; " : "", viauser);
+}
+
+const struct sandbox_caps *sandbox_probe(void)
+{
+	struct outer_ids ids;
+	struct passwd *pw;
+
+	if (probed)
+		return &caps;
+	probed = 1;
+	/* the effective ids: what a user namespace may map */
+	caps.uid = geteuid();
+	caps.gid = getegid();
+	caps.root = caps.uid == 0;
+	if (caps.root) {
+		caps.drop_uid = true;
+		pw = getpwnam("nobody");
+		caps.uid = pw ? pw->pw_uid : 65534;
+		caps.gid = pw ? pw->pw_gid : 65534;
+	}
+	ids.caller_uid = geteuid();
+	ids.caller_gid = getegid();
+	ids.target_uid = caps.uid;
+	ids.target_gid = caps.gid;
+	probe_namespaces(&ids);
+#ifdef HAVE_SECCOMP
+	if (getenv("GRADER_NO_SECCOMP"))
+		snprintf(caps.no_seccomp, sizeof(caps.no_seccomp), "seccomp switched off (GRADER_NO_SECCOMP)");
+	else if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0)
+		snprintf(caps.no_seccomp, sizeof(caps.no_seccomp), "seccomp not available (%s)", strerror(errno));
+	else
+		caps.seccomp = true;
+#else
+	snprintf(caps.no_seccomp, sizeof(caps.no_seccomp), "built without seccomp");
+#endif
+	return &caps;
+}
+
+const char *sandbox_describe(void)
+{
+	static char line[256];
+	const struct sandbox_caps *c = sandbox_probe();
+	snprintf(line, sizeof(line), "seccomp %s; namespaces %s; %s; rlimits and process groups",
+		 c->seccomp ? "on" : "off",
+		 c->namespaces ? (c->user_ns ? (c->mount_ns ? "on (user namespace)" : "on (user namespace, no mount namespace)")
+					     : "on")
+			       : "off",
+		 c->drop_uid ? "runs as nobody" : "runs as the invoking user");
+	return line;
+}
+
+/*
+ * What this machine does not let the grader enforce, in one line (empty
+ * when everything is): namespaces refused or crippled, no seccomp.
+ */
+static void not_enforced(struct strbuf *sb)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	if (!c->namespaces)
+		strbuf_addf(sb, "%s: no PID, network or mount namespaces, so the compiler can read any file you "
+			    "can and a test can see your other processes", c->no_namespaces);
+	else if (!c->mount_ns)
+		strbuf_addf(sb, "%s: no mount namespace, so the compiler can read any file you can", c->no_namespaces);
+	if (!c->seccomp)
+		strbuf_addf(sb, "%s%s: tests may open files, start processes and use the network", sb->len ? "; " : "",
+			    c->no_seccomp);
+}
+
+void sandbox_warn_once(enum sandbox_use use)
+{
+	static int warned;
+	struct strbuf sb = STRBUF_INIT;
+	if (warned)
+		return;
+	warned = 1;
+	not_enforced(&sb);
+	if (sb.len)
+		warning("running without full isolation (%s): fine for checking your own code, "
+			"not for grading code you do not trust", sb.buf);
+	else if (use == SANDBOX_CLASS && !sandbox_probe()->root)
+		warning("grading a class as a normal user: every submission runs as your own uid, in namespaces of "
+			"its own; a separate uid per submission needs root");
+	strbuf_release(&sb);
+}
+
+static void fail_child(int errpipe, int step)
+{
+	struct spawn_failure f = { errno, step };
+	if (write(errpipe, &f, sizeof(f)) < 0) {
+		/* nothing more we can say */
+	}
+	_exit(127);
+}
+
 static void set_limit(int resource, unsigned long long value)
 {
 	struct rlimit rl = { value, value };
 	setrlimit(resource, &rl);
 }
 
+/* Become the target ids.  In a user namespace setgroups() is denied (and there are none to drop). */
+static int drop_privileges(unsigned long flags, const struct outer_ids *ids)
+{
+	if (!(flags & CLONE_NEWUSER) && setgroups(0, NULL) < 0)
+		return -1;
+	if (setgid(ids->target_gid) < 0 || setuid(ids->target_uid) < 0)
+		return -1;
+	return 0;
+}
+
 static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned long flags,
-			uid_t outer_uid, gid_t outer_gid)
+			const struct outer_ids *ids)
 {
 	static char *const empty_env[] = { NULL };
-	int moved[8];
+	int moved[8], step;
 
 	/* keep the error pipe above every fd we are about to place */
 	errpipe = fcntl(errpipe, F_DUPFD_CLOEXEC, 200);
@@ -157,33 +333,11 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 		_exit(127);
 	if (setsid() < 0)
 		fail_child(errpipe, STEP_SETSID);
-	if (flags & CLONE_NEWUSER) {
-		char map[64];
-		snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)outer_uid, (unsigned)outer_uid);
-		if (write_proc("/proc/self/setgroups", "deny") < 0 ||
-		    write_proc("/proc/self/uid_map", map) < 0)
-			fail_child(errpipe, STEP_USERMAP);
-		snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)outer_gid, (unsigned)outer_gid);
-		if (write_proc("/proc/self/gid_map", map) < 0)
-			fail_child(errpipe, STEP_USERMAP);
-	}
-	if (flags & CLONE_NEWNS) {
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-			fail_child(errpipe, STEP_MOUNTNS);
-		for (int i = 0; s->hide_paths && s->hide_paths[i]; i++)
-			if (mount("tmpfs", s->hide_paths[i], "tmpfs",
-				  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555") < 0 &&
-			    errno != ENOENT)
-				fail_child(errpipe, STEP_HIDE);
-		/*
-		 * A /proc of its own PID namespace: the machine's would hand it
-		 * /proc/<pid>/cwd, root and exe of every process of the same uid -
-		 * another submission's compiler or runner, and the files they
-		 * see.  Best effort: a container may refuse a new proc mount.
-		 */
-		if (flags & CLONE_NEWPID)
-			mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
-	}
+	step = enter_namespaces(flags, ids, s->hide_paths);
+	if (step == STEP_PROC)
+		step = 0; /* best effort: a container may refuse a new proc mount (the probe said it works) */
+	if (step)
+		fail_child(errpipe, step);
 	/* move the wanted fds out of the way, then into place */
 	for (int i = 0; i < s->nfds; i++) {
 		if (s->fds[i] < 0)
@@ -219,10 +373,8 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 		set_limit(RLIMIT_NPROC, s->limits.nproc);
 	if (s->workdir && chdir(s->workdir) < 0)
 		fail_child(errpipe, STEP_CHDIR);
-	if (caps.drop_uid && !(flags & CLONE_NEWUSER)) {
-		if (setgroups(0, NULL) < 0 || setgid(caps.gid) < 0 || setuid(caps.uid) < 0)
-			fail_child(errpipe, STEP_DROP);
-	}
+	if (caps.drop_uid && drop_privileges(flags, ids) < 0)
+		fail_child(errpipe, STEP_DROP);
 	/* after the uid change, which clears it: die with the grader */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	execve(s->path, s->argv, s->envp ? s->envp : empty_env);
@@ -232,6 +384,7 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 {
 	const struct sandbox_caps *c = sandbox_probe();
+	struct outer_ids ids = { geteuid(), c->uid, getegid(), c->gid };
 	unsigned long flags = 0;
 	int errpipe[2];
 	struct spawn_failure f;
@@ -239,7 +392,7 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 	long pid;
 
 	if (s->use_namespaces && c->namespaces)
-		flags |= CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
+		flags |= NS_FLAGS;
 	if (s->hide_paths && c->mount_ns)
 		flags |= CLONE_NEWNS;
 	if (flags && c->user_ns)
@@ -250,7 +403,7 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 	}
 	pid = clone_fork(flags);
 	if (pid == 0)
-		child_setup(s, errpipe[1], flags, getuid(), getgid());
+		child_setup(s, errpipe[1], flags, &ids);
 	close(errpipe[1]);
 	if (pid < 0) {
 		strbuf_addf(err, "cannot start '%s': %s", s->path, strerror(errno));
@@ -266,7 +419,7 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 		while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR)
 			;
 		strbuf_addf(err, "cannot start '%s' (%s): %s", s->path,
-			    step_names[f.step >= 0 && f.step <= STEP_EXEC ? f.step : STEP_EXEC],
+			    step_names[f.step >= 0 && f.step < STEP_COUNT ? f.step : STEP_EXEC],
 			    strerror(f.err));
 		errno = f.err;
 		return -1;

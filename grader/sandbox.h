@@ -25,22 +25,47 @@
 
 #include "util.h"
 
+/*
+ * What this machine allows, found by sandbox_probe() trying each step for
+ * real (a kernel may allow a user namespace but not the mounts in it).
+ * Levels, strongest first:
+ *   root:        PID, network, IPC, UTS and mount namespaces directly;
+ *                children run as nobody (drop_uid);
+ *   normal user: the same namespaces inside a user namespace that maps the
+ *                caller's own uid and gid (user_ns); children run as the
+ *                caller;
+ *   user namespace without mounts (mount_ns false): PID/network only;
+ *   fallback:    no namespaces (refused, e.g. Docker's seccomp profile,
+ *                Ubuntu's AppArmor restriction, user.max_user_namespaces=0):
+ *                process groups, rlimits, timers and seccomp still apply.
+ */
 struct sandbox_caps {
 	bool seccomp;       /* filters can be built and installed */
 	bool namespaces;    /* PID/net namespaces can be made */
 	bool user_ns;       /* ... only through a user namespace */
 	bool mount_ns;      /* the compiler's view can hide directories */
+	bool root;          /* the grader runs as root */
 	bool drop_uid;      /* running as root: children become nobody */
 	uid_t uid;          /* uid/gid children run as */
 	gid_t gid;
+	char no_namespaces[200]; /* why namespaces (or mounts) are off, "" when on */
+	char no_seccomp[96];     /* why seccomp is off, "" when on */
 };
 
 /* Probe once (cheap after the first call).  Never fails: it reports what works. */
 const struct sandbox_caps *sandbox_probe(void);
 /* One line describing the isolation in force, e.g. for reports. */
 const char *sandbox_describe(void);
-/* Warn once on stderr when running without full isolation. */
-void sandbox_warn_once(void);
+enum sandbox_use {
+	SANDBOX_OWN_CODE,   /* a student checking their own submission, selftest, pack */
+	SANDBOX_CLASS,      /* batch: many submissions, some perhaps hostile */
+};
+
+/*
+ * Once per process, one line on stderr saying what this machine does not
+ * let the grader enforce for this use (nothing when everything is).
+ */
+void sandbox_warn_once(enum sandbox_use use);
 
 struct sandbox_limits {
 	unsigned long long address_space; /* bytes; 0: unlimited */

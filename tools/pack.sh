@@ -11,6 +11,7 @@
 #   student_template/          the template and the student guide
 #   .github/workflows/grade.yml + .github/grade.sh   grading on every push
 #   .gitlab-ci.yml             the same for GitLab
+#   Dockerfile .devcontainer/  the grader in a Debian container (macOS, Docker)
 # and never reference/, the original problem files, tests/ or a cache.
 #
 # Environment: GRADER (default bin/grader) runs `grader pack`; GRADER_CACHE
@@ -42,6 +43,9 @@ cp tools/deps.sh tools/embed.sh "$root/tools/"
 mkdir "$root/student_template"
 cp student_template/*.c student_template/README.md "$root/student_template/"
 cp dist/student-pack/README.md "$root/README.md"
+cp dist/student-pack/Dockerfile "$root/Dockerfile"
+mkdir -p "$root/.devcontainer"
+cp dist/student-pack/devcontainer/devcontainer.json "$root/.devcontainer/devcontainer.json"
 cp dist/github/grade.yml "$root/.github/workflows/grade.yml"
 cp dist/github/grade.sh "$root/.github/grade.sh"
 chmod 755 "$root/.github/grade.sh"

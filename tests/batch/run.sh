@@ -64,6 +64,11 @@ rc=$?
 check "batch exits 1 when some students could not be graded (rc=$rc)" [ "$rc" -eq 1 ]
 check "no sanitizer reports (full run)" no_sanitizer_errors "$T/full.err"
 check "notes.txt ignored with a warning" grep -q "ignoring .*notes.txt" "$T/full.err"
+# what a class run cannot enforce is said once: nothing as root; as a normal
+# user the uid note, or the fallback's warning where namespaces are refused
+notes=$(grep -cE "every submission runs as your own uid|without full isolation" "$T/full.err")
+if [ "$(id -u)" = 0 ]; then want_notes=0; else want_notes=1; fi
+check "what the sandbox cannot enforce for a class is said $want_notes time(s) (got $notes)" [ "$notes" -eq "$want_notes" ]
 check "plain progress lines when stderr is not a terminal" grep -qE '^grader: \[[0-9]+/[0-9]+\] alice: 13/13 ok' "$T/full.err"
 
 python3 - "$T/full" <<'EOF' > "$T/rows.out" 2>&1

@@ -24,6 +24,13 @@
 # process it starts dies with it, and /tmp, /var/tmp and /dev/shm are private
 # tmpfs mounts, so "nothing left behind" can be checked exactly.
 #
+# As a normal user (tools/run-unprivileged.sh): with HOSTILE_USER=NAME the
+# suite still runs as root in its namespace, but every grader it starts runs
+# as that user (setpriv), under HOSTILE_WRAPPER when set (build/tests/
+# deny-userns: no user namespaces).  HOSTILE_LEVEL names the isolation level
+# (user, no-userns): a fixture's EXPECTED.<level>, when there is one, holds
+# the verdicts expected at that level instead of EXPECTED.
+#
 # usage: tests/hostile/run.sh [FIXTURE...]     (GRADER: default build/asan/grader)
 set -u
 
@@ -64,6 +71,16 @@ ulimit -c 0
 ulimit -u 4096 2>/dev/null
 
 JOBS=2
+# the uid the sandboxed processes run as: nobody under a root grader, else the grader's user
+if [ -n "${HOSTILE_USER:-}" ]; then
+	sandbox_user=$HOSTILE_USER
+	# shellcheck disable=SC2206
+	GRADER_CMD=(setpriv --reuid="$(id -u "$HOSTILE_USER")" --regid="$(id -g "$HOSTILE_USER")" --clear-groups
+		${HOSTILE_WRAPPER:-} "$GRADER")
+else
+	sandbox_user=nobody
+	GRADER_CMD=("$GRADER")
+fi
 SECRETS="HOSTILE_SECRET_5b1f 4242424242 8484848484"
 AON_GROUPS=chain
 FIXTURE_TIMEOUT=150
@@ -76,7 +93,8 @@ grader_copy=
 case $GRADER in
 /tmp/* | /var/tmp/* | /dev/shm/*)
 	grader_copy=$repo/build/hostile-grader.$$
-	mkdir -p "$repo/build" && cp "$GRADER" "$grader_copy" && GRADER=$grader_copy ;;
+	mkdir -p "$repo/build" && cp "$GRADER" "$grader_copy" && GRADER=$grader_copy
+	GRADER_CMD[${#GRADER_CMD[@]}-1]=$grader_copy ;;
 esac
 # The repository itself may live in one of them (a CI clone in /tmp): it is
 # bound back into the private tmpfs from a descriptor opened before.
@@ -105,6 +123,9 @@ cd "$repo" || exit 1
 
 S=$(mktemp -d /tmp/hostile.XXXXXX)
 chmod 755 "$S"
+# a grader running as a normal user writes its reports and cache here
+[ -n "${HOSTILE_USER:-}" ] && chown "$HOSTILE_USER" "$S"
+export HOME=$S/home
 cleanup() {
 	stop_peer
 	rm -rf "$S"
@@ -148,12 +169,12 @@ run_files_state() {
 	(cd "$S" && sha256sum canary submission/h.c names names.json 2>&1)
 }
 
-# Processes of a run still alive: anything of uid nobody, any runner or
+# Processes of a run still alive: anything of the sandbox's uid, any runner or
 # compiler, anything naming the scratch space.  We are PID 1 here.
 leftovers() {
-	ps -eo pid=,user=,stat=,comm=,args= | awk -v self=$$ -v s="$S/" '
+	ps -eo pid=,user=,stat=,comm=,args= | awk -v self=$$ -v s="$S/" -v u="$sandbox_user" -v uid="$(id -u "$sandbox_user")" '
 		$1 == 1 || $1 == self || $4 == "ps" || $4 == "awk" { next }
-		$2 == "nobody" || $2 == "65534" || $4 ~ /^(runner|cc1|as|ld|collect2|gcc|grader)$/ ||
+		$2 == u || $2 == uid || $4 ~ /^(runner|cc1|as|ld|collect2|gcc|grader)$/ ||
 		index($0, s) { print }'
 }
 
@@ -166,8 +187,8 @@ start_peer() {
 	mkdir -m 700 "$S/peer"
 	mkdir "$S/peer/dir"
 	echo "static const int peer_secret = 1; /* HOSTILE_SECRET_5b1f */" >"$S/peer/dir/peer-secret.h"
-	chown -R nobody "$S/peer/dir"
-	(cd "$S/peer/dir" && exec setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+	chown -R "$sandbox_user" "$S/peer/dir"
+	(cd "$S/peer/dir" && exec setpriv --reuid="$(id -u "$sandbox_user")" --regid="$(id -g "$sandbox_user")" --clear-groups \
 		sleep 1000) &
 	peer_pid=$!
 }
@@ -208,7 +229,7 @@ run_grader() {
 	shift
 	t0=$(date +%s.%N)
 	deadline=$(($(date +%s) + FIXTURE_TIMEOUT))
-	env "${grader_env[@]}" "$GRADER" grade --problems "$here/problems" --reference "$here/reference" --cache "$S/cache" \
+	env "${grader_env[@]}" "${GRADER_CMD[@]}" grade --problems "$here/problems" --reference "$here/reference" --cache "$S/cache" \
 		-j $JOBS --format json -o "$out.json" "$@" "$S/submission" >"$out.out" 2>"$out.err" &
 	pid=$!
 	hwm_kb=0
@@ -236,7 +257,7 @@ sanitizer_errors() {
 # Everything a fixture must satisfy.  check_fixture NAME [ENV=VALUE...]
 names_file=
 check_fixture() {
-	local name=$1 dir=$here/fixtures/$1 msgs=() now_repo now_tmp sums_before out verdicts procs
+	local name=$1 dir=$here/fixtures/$1 msgs=() now_repo now_tmp sums_before out verdicts procs expected
 	shift
 	prepare "$dir"
 	sums_before=$(run_files_state)
@@ -253,7 +274,9 @@ check_fixture() {
 	esac
 	v=$(sanitizer_errors "$out.err")
 	[ -n "$v" ] && msgs+=("sanitizer: $v")
-	if verdicts=$(python3 "$here/check_report.py" "$out.json" "$(cat "$dir/EXPECTED")" "$rc" \
+	expected=$dir/EXPECTED
+	[ -n "${HOSTILE_LEVEL:-}" ] && [ -f "$dir/EXPECTED.$HOSTILE_LEVEL" ] && expected=$dir/EXPECTED.$HOSTILE_LEVEL
+	if verdicts=$(python3 "$here/check_report.py" "$out.json" "$(cat "$expected")" "$rc" \
 			"$names_file" "$AON_GROUPS" $SECRETS 2>&1); then
 		:
 	else
@@ -349,7 +372,7 @@ if [ -z "${1:-}" ] || [[ " $fixtures " == *" loop "* ]]; then
 	sed 's/^  cpu_ms: .*/  cpu_ms: 300/; s/^  wall_ms: .*/  wall_ms: 20000/' "$here/problems/h.yaml" \
 		>"$S/cpu-problems/h.yaml"
 	prepare "$here/fixtures/loop"
-	timeout -s KILL 150 "$GRADER" grade --problems "$S/cpu-problems" --reference "$here/reference" --no-cache -j $JOBS --show-hidden \
+	timeout -s KILL 150 "${GRADER_CMD[@]}" grade --problems "$S/cpu-problems" --reference "$here/reference" --no-cache -j $JOBS --show-hidden \
 		--format json -o "$S/cpu.json" "$S/submission" >/dev/null 2>"$S/cpu.err"
 	rc=$?
 	stop_peer
@@ -395,11 +418,11 @@ fi
 if [ -z "${1:-}" ] || [[ " $fixtures " == *" proc-peer "* ]]; then
 	start_peer
 	sleep 0.1
-	if setpriv --reuid="$(id -u nobody)" --regid="$(id -g nobody)" --clear-groups \
+	if setpriv --reuid="$(id -u "$sandbox_user")" --regid="$(id -g "$sandbox_user")" --clear-groups \
 		cat "/proc/$peer_pid/cwd/peer-secret.h" 2>/dev/null | grep -q HOSTILE_SECRET_5b1f; then
-		ok "proc-peer is a real leak outside the sandbox (nobody reads the peer's file through /proc)"
+		ok "proc-peer is a real leak outside the sandbox ($sandbox_user reads the peer's file through /proc)"
 	else
-		not_ok "proc-peer: even outside the sandbox nobody cannot read the peer's file through /proc"
+		not_ok "proc-peer: even outside the sandbox $sandbox_user cannot read the peer's file through /proc"
 	fi
 	stop_peer
 fi
@@ -411,7 +434,7 @@ interrupt() {
 	local name=$1 what=$2 pattern=$3 before_tmp pid i t0 msgs=() procs
 	prepare "$here/fixtures/$name"
 	before_tmp=$(tmp_state)
-	"$GRADER" grade --problems "$here/problems" --reference "$here/reference" --cache "$S/cache" \
+	"${GRADER_CMD[@]}" grade --problems "$here/problems" --reference "$here/reference" --cache "$S/cache" \
 		-j $JOBS --format json -o "$S/int.json" "$S/submission" >/dev/null 2>"$S/int.err" &
 	pid=$!
 	for i in $(seq 200); do

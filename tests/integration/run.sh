@@ -71,6 +71,30 @@ fi
 grade reference reference
 check "reference: exit 0 (got $(rc reference))" [ "$(rc reference)" = 0 ]
 check "reference: no sanitizer report" no_sanitizer "$TMP/reference.err"
+
+# ---- the isolation level this pass expects (tools/run-unprivileged.sh sets it) ----
+# root and a normal user with user namespaces: full isolation, no warning;
+# user namespaces refused or crippled: the fallback, and exactly one line saying so.
+level=${GRADER_EXPECT_LEVEL:-}
+[ -z "$level" ] && [ "$(id -u)" = 0 ] && level=root
+warnings=$(grep -c 'without full isolation' "$TMP/reference.err")
+isolation=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["isolation"])' "$TMP/reference.json" 2>/dev/null)
+case $level in
+root) want_warnings=0 want_isolation="namespaces on; runs as nobody" ;;
+user) want_warnings=0 want_isolation="namespaces on (user namespace); runs as the invoking user" ;;
+no-userns) want_warnings=1 want_isolation="namespaces off; runs as the invoking user" ;;
+crippled) want_warnings=1 want_isolation="namespaces on (user namespace, no mount namespace); runs as the invoking user" ;;
+*) want_warnings= ;;
+esac
+if [ -n "$want_warnings" ]; then
+	check "isolation level '$level': $want_warnings warning line(s) (got $warnings), isolation '$isolation'" \
+		sh -c '[ "$1" = "$2" ] && case "$3" in *"$4"*) true ;; *) false ;; esac' sh "$warnings" "$want_warnings" \
+		"$isolation" "$want_isolation"
+fi
+case $level in
+no-userns) check "no-userns: the warning says user namespaces are refused" has "$TMP/reference.err" "user namespaces refused" ;;
+crippled) check "crippled: the warning says the mount namespace is missing" has "$TMP/reference.err" "no mount namespace" ;;
+esac
 if json_ok "$TMP/reference.json"; then
 	ok "reference: JSON report parses"
 	python3 - "$TMP/reference.json" >"$TMP/reference.checks" <<'EOF'

@@ -53,7 +53,8 @@ root=$1
 
 missing=""
 for f in README.md Makefile grader/main.c grader/runtime/runtime.c tools/deps.sh tools/embed.sh \
-	student_template/README.md student_template/p1.c .github/workflows/grade.yml .github/grade.sh .gitlab-ci.yml; do
+	student_template/README.md student_template/p1.c .github/workflows/grade.yml .github/grade.sh .gitlab-ci.yml \
+	Dockerfile .devcontainer/devcontainer.json; do
 	[ -f "$root/$f" ] || missing="$missing $f"
 done
 if [ -z "$missing" ]; then ok "the pack has the sources, template, README and CI files"; else fail "missing:$missing"; fi
@@ -61,6 +62,28 @@ if [ ! -e "$root/reference" ] && [ ! -e "$root/tests" ] && [ -z "$(find "$root" 
 	ok "no reference/, tests/ or cached answers"
 else
 	fail "reference/, tests/ or a cache in the pack"
+fi
+
+# ---- every way of building the pack installs what tools/deps.sh needs ----
+# (the Dockerfile for macOS, the GitHub and GitLab workflows; the image itself
+# is not built here: there is no Docker engine on the test machine)
+need=$(sed -n 's/^need="\(.*\)"$/\1/p' tools/deps.sh | tr ' ' '\n' | sed 's/:.*//' | sort -u)
+short=""
+for f in Dockerfile .github/workflows/grade.yml .gitlab-ci.yml; do
+	for pkg in $need; do
+		grep -qw -- "$pkg" "$root/$f" || short="$short $f:$pkg"
+	done
+done
+if [ -n "$need" ] && [ -z "$short" ]; then
+	ok "Dockerfile and both workflows install every build dependency ($(echo $need | tr '\n' ' '))"
+else
+	fail "missing build dependencies:${short:- (none found in tools/deps.sh)}"
+fi
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["build"]["dockerfile"] != "../Dockerfile")' \
+	"$root/.devcontainer/devcontainer.json" 2>"$tmp/last.err"; then
+	ok ".devcontainer/devcontainer.json is JSON and builds the pack's Dockerfile"
+else
+	fail ".devcontainer/devcontainer.json"
 fi
 
 # ---- no line distinctive of a reference solution ----

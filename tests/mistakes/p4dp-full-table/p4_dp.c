@@ -1,6 +1,6 @@
 /*
  * Correct: the textbook O(N^2) DP with a full N x N table of long long
- * (72 MB for N = 3000), as the hint says fits in the memory limit.
+ * (128 MB for N = 4000), as the hint says fits in the memory limit.
  */
 #include <stdlib.h>
 

@@ -1,0 +1,113 @@
+#!/bin/sh
+# tools/run-unprivileged.sh - the suites again, as students and CI runners run
+# the grader: as a normal user, and as a normal user whose machine refuses
+# new user namespaces (a container runtime's seccomp profile).
+#
+#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile)
+#
+# As root (CI): creates a system user for the run (removed afterwards),
+# copies the repository and the built graders into a directory of that
+# user's, and runs each suite there twice with runuser:
+#   [user]         as the user: namespaces through a user namespace mapping
+#                  the user's own uid;
+#   [no-userns]    as the user under build/tests/deny-userns: clone() and
+#                  unshare() with CLONE_NEWUSER fail with EPERM, so the
+#                  grader falls back (process groups, rlimits, seccomp);
+# and once more [crippled] for the integration suite: user namespaces allowed
+# but mount() refused (Ubuntu 24.04's AppArmor restriction).
+# The hostile suite still runs as root inside its throwaway PID namespace;
+# only the grader it starts drops to the user (HOSTILE_USER), on the part of
+# its fixtures listed in tests/hostile/UNPRIVILEGED.
+#
+# As a normal user the main pass already ran as one: only the no-userns pass
+# runs, as that user.  Exit 0 when every pass of every suite is green.
+set -u
+cd "$(dirname "$0")/.."
+top=$PWD
+suites=${*:-integration reports pack batch hostile}
+wrapper=$top/build/tests/deny-userns
+user=combgrader-test
+
+[ -x "$wrapper" ] || { echo "run-unprivileged: no $wrapper (make build/tests/deny-userns)"; exit 1; }
+[ -x "$top/build/asan/grader" ] || { echo "run-unprivileged: no build/asan/grader"; exit 1; }
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/unprivileged.XXXXXX") || exit 1
+created_user=
+cleanup() {
+	rm -rf "$stage"
+	[ -n "$created_user" ] && userdel "$user" 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+chmod 755 "$stage"
+
+if [ "$(id -u)" = 0 ]; then
+	if ! id "$user" >/dev/null 2>&1; then
+		useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$user" || exit 1
+		created_user=1
+	fi
+	as_user() { runuser -u "$user" -- "$@"; }
+	passes="user no-userns crippled"
+else
+	user=$(id -un)
+	as_user() { "$@"; }
+	passes="no-userns"
+fi
+
+# A copy the user owns: the work tree without .git and build/, plus the graders.
+repo=$stage/repo
+mkdir -p "$repo/build/asan" "$repo/build/tests" "$repo/bin" "$stage/home" "$stage/tmp"
+tar -C "$top" --exclude=./.git --exclude=./build --exclude=./bin -cf - . | tar -C "$repo" -xf - || exit 1
+cp "$top/build/asan/grader" "$repo/build/asan/grader"
+cp "$top/bin/grader" "$repo/bin/grader"
+cp "$wrapper" "$repo/build/tests/deny-userns"
+# the Makefile's dependency stamps, so that `make` in the copy does not look for apt-get
+cp "$top"/build/.deps-ok "$top"/build/.test-deps-ok "$repo/build/" 2>/dev/null
+[ "$(id -u)" = 0 ] && chown -R "$user" "$stage"
+
+failed=0
+ran=0
+run_pass() { # run_pass PASS SUITE
+	pass=$1
+	suite=$2
+	case $pass in
+	user) wrap= ;;
+	no-userns) wrap=$repo/build/tests/deny-userns ;;
+	crippled) wrap="$repo/build/tests/deny-userns --crippled" ;;
+	esac
+	echo "== [$pass] tests/$suite/run.sh as $user"
+	ran=$((ran + 1))
+	if [ "$suite" = hostile ]; then
+		if [ "$(id -u)" != 0 ]; then
+			echo "[$pass] the hostile suite needs root for its PID namespace: not run as $user"
+			return
+		fi
+		# shellcheck disable=SC2046
+		(env HOSTILE_USER="$user" HOSTILE_WRAPPER="$wrap" HOSTILE_LEVEL="$pass" \
+			GRADER="$repo/build/asan/grader" "$repo/tests/hostile/run.sh" \
+			$(grep -v '^#' "$repo/tests/hostile/UNPRIVILEGED"); echo $? >"$stage/rc") 2>&1 |
+			sed "s/^/[$pass] /"
+	else
+		(cd "$repo" && as_user env -i HOME="$stage/home" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
+			TMPDIR="$stage/tmp" CI="${CI:-}" GRADER="$repo/build/asan/grader" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}" \
+			UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
+			GRADER_EXPECT_LEVEL="$pass" $wrap sh "tests/$suite/run.sh"; echo $? >"$stage/rc") 2>&1 |
+			sed "s/^/[$pass] /"
+	fi
+	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
+		echo "FAILED: [$pass] tests/$suite/run.sh"
+		failed=$((failed + 1))
+	fi
+}
+
+for pass in $passes; do
+	for suite in $suites; do
+		# the crippled pass: one suite is enough to show the fallback it takes
+		[ "$pass" = crippled ] && [ "$suite" != integration ] && continue
+		run_pass "$pass" "$suite"
+	done
+done
+echo "unprivileged passes: $ran run, $failed failed"
+[ "$failed" -eq 0 ]
