@@ -8,7 +8,7 @@
 CC ?= gcc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
-LIBS_PC := yaml-0.1 jansson libseccomp libarchive libxml-2.0
+LIBS_PC := yaml-0.1 jansson libseccomp libarchive libxml-2.0 nettle
 
 WARN := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wshadow -Wformat=2
 ifeq ($(WERROR),1)
@@ -19,9 +19,11 @@ HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 OPT_CFLAGS := -O2 $(HARDEN)
 SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-GRADER_SRCS := $(filter-out grader/main.c,$(wildcard grader/*.c))
-MAIN_SRC := grader/main.c
-HEADERS := $(wildcard grader/*.h) grader/runtime/protocol.h
+# grader/: the library (the engine, sandbox, reports...); grader/cmd/: the
+# command line over it.  Unit tests link the library only.
+GRADER_SRCS := $(wildcard grader/*.c)
+CMD_SRCS := $(wildcard grader/cmd/*.c)
+HEADERS := $(wildcard grader/*.h grader/cmd/*.h) grader/runtime/protocol.h
 EMBED := build/runtime_embed.c
 DEPS_STAMP := build/.deps-ok
 TEST_DEPS_STAMP := build/.test-deps-ok
@@ -49,16 +51,16 @@ $(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c tools/embed.sh
 	  tools/embed.sh embed_protocol_h grader/runtime/protocol.h; \
 	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; } > $@.tmp && mv $@.tmp $@
 
-bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(HEADERS)
+bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
 	@mkdir -p bin
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS) -lm
+		$(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(PC_LIBS) -lm
 
 # The grader built with AddressSanitizer and UBSan, for the test suite.
-build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(HEADERS)
+build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
 	@mkdir -p build/asan
 	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$(GRADER_SRCS) $(MAIN_SRC) $(EMBED) $(PC_LIBS) -lm
+		$(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(PC_LIBS) -lm
 
 # ---- tests ----
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(filter-out tests/unit/test_reference.c,$(wildcard tests/unit/test_*.c)))

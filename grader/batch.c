@@ -1,273 +1,47 @@
 /*
- * batch.c - `grader batch` and `grader merge`: the class list, shards,
- * fingerprints, the output directory, and grading one student inside a
- * worker.  The workers themselves are in batch_run.c; the gradebook
- * (grades.csv, summary.html) in gradebook.c.  See batch.h.
+ * batch.c - see batch.h: the class, the output directory, the workers'
+ * callbacks, progress, and merging shards.
  */
 #define _GNU_SOURCE
 #include "batch.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <jansson.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include "batch_archive.h"
-#include "runner.h"
-#include "sandbox.h"
+#include "batch_class.h"
+#include "batch_student.h"
+#include "interrupt.h"
+#include "text.h"
 #include "version.h"
+#include "workers.h"
 
-#define FINGERPRINT_READ_CAP (256ull << 20)  /* bytes of one submission hashed in full */
-#define DESCEND_LEVELS 3                     /* alice.zip -> alice/ -> hw3/ -> files */
+#define WORKER_START_S 120 /* engine_init compiles the runtime */
 #define MISSING_REASON "not graded (the batch stopped before this student: run it again with --resume)"
+#define SHARD_MISSING_REASON "not graded (its shard did not finish: run that shard again with --resume, then merge)"
 
-/* ---- the class ---- */
-
-static bool valid_utf8(const char *s)
-{
-	json_t *j = json_string(s);
-	if (!j)
-		return false;
-	json_decref(j);
-	return true;
-}
-
-static int cmp_student(const void *a, const void *b)
-{
-	const struct student *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
-	return c ? c : strcmp(x->name, y->name);
-}
-
-static void student_release(struct student *s)
-{
-	free(s->id);
-	free(s->name);
-	free(s->path);
-	free(s->unusable);
-}
-
-/*
- * Every folder and archive of dir is a student, sorted by id.  Hidden
- * entries, __MACOSX and the output directory itself are skipped; two
- * entries for one id (alice/ and alice.zip) make one unusable row.
- */
-static int collect_students(const char *dir, const char *outdir, struct student **out, int *count, struct strbuf *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct stat out_st;
-	bool have_out = stat(outdir, &out_st) == 0;
-	struct student *list = NULL;
-	size_t alloc = 0;
-	int n = 0, kept = 0;
-
-	if (!d) {
-		strbuf_addf(err, "cannot read the submissions directory '%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		const char *name = de->d_name;
-		struct stat st;
-		size_t stem;
-		char *path, *id = NULL;
-		bool archive = false;
-
-		if (name[0] == '.' || !strcmp(name, "__MACOSX"))
-			continue;
-		path = xasprintf("%s/%s", dir, name);
-		if (stat(path, &st) < 0) {
-			warning("ignoring '%s': %s", path, strerror(errno));
-		} else if (have_out && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
-			; /* the output directory inside the submissions */
-		} else if (S_ISDIR(st.st_mode)) {
-			id = xstrdup(name);
-		} else if (S_ISREG(st.st_mode) && unpack_is_archive(name, &stem) && stem > 0) {
-			id = xstrndup(name, stem);
-			archive = true;
-		} else {
-			warning("ignoring '%s': not a folder, .zip or .tar.gz", path);
-		}
-		if (id && (!valid_utf8(id) || strpbrk(id, "\r\n\t"))) {
-			warning("ignoring '%s': rename it (the name is not valid UTF-8 or has control characters)", path);
-			free(id);
-			id = NULL;
-		}
-		if (!id) {
-			free(path);
-			continue;
-		}
-		ALLOC_GROW(list, n + 1, alloc);
-		memset(&list[n], 0, sizeof(list[n]));
-		list[n].id = id;
-		list[n].name = xstrdup(name);
-		list[n].path = path;
-		list[n].archive = archive;
-		n++;
-	}
-	closedir(d);
-	if (n)
-		qsort(list, (size_t)n, sizeof(*list), cmp_student);
-	for (int i = 0; i < n; i++) {
-		if (kept && !strcmp(list[kept - 1].id, list[i].id)) {
-			struct student *k = &list[kept - 1];
-			char *why = xasprintf("%s%s'%s'", k->unusable ? k->unusable : "more than one submission: ",
-					      k->unusable ? ", " : "", list[i].name);
-			if (!k->unusable) {
-				free(why);
-				why = xasprintf("more than one submission: '%s', '%s'", k->name, list[i].name);
-			}
-			free(k->unusable);
-			k->unusable = why;
-			student_release(&list[i]);
-			continue;
-		}
-		list[kept++] = list[i];
-	}
-	*out = list;
-	*count = kept;
-	return 0;
-}
-
-/* ---- fingerprints ---- */
-
-static void hash_file(struct hash128 *h, const char *path, unsigned long long *budget)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	char buf[64 << 10];
-	ssize_t n;
-
-	if (fd < 0) {
-		hash_add(h, "?", 1);
-		return;
-	}
-	while (*budget && (n = read(fd, buf, *budget < sizeof(buf) ? (size_t)*budget : sizeof(buf))) > 0) {
-		hash_add(h, buf, (size_t)n);
-		*budget -= (unsigned long long)n;
-	}
-	close(fd);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Names, types, sizes and contents of everything below dir; never follows a link. */
-static void hash_tree(struct hash128 *h, const char *dir, int depth, unsigned long long *budget)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t alloc = 0;
-	int n = 0;
-
-	if (!d) {
-		hash_add(h, "!", 1);
-		return;
-	}
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		ALLOC_GROW(names, n + 1, alloc);
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (n)
-		qsort(names, (size_t)n, sizeof(char *), cmp_str);
-	for (int i = 0; i < n; i++) {
-		char *path = xasprintf("%s/%s", dir, names[i]);
-		char tag[64];
-		struct stat st;
-		hash_add(h, names[i], strlen(names[i]) + 1);
-		if (lstat(path, &st) < 0) {
-			hash_add(h, "?", 1);
-		} else if (S_ISREG(st.st_mode)) {
-			snprintf(tag, sizeof(tag), "F%lld", (long long)st.st_size);
-			hash_add(h, tag, strlen(tag) + 1);
-			hash_file(h, path, budget);
-		} else if (S_ISDIR(st.st_mode)) {
-			hash_add(h, "D", 2);
-			if (depth < 32)
-				hash_tree(h, path, depth + 1, budget);
-		} else if (S_ISLNK(st.st_mode)) {
-			char target[4096];
-			ssize_t l = readlink(path, target, sizeof(target));
-			hash_add(h, "L", 2);
-			if (l > 0)
-				hash_add(h, target, (size_t)l);
-		} else {
-			snprintf(tag, sizeof(tag), "O%o", (unsigned)st.st_mode);
-			hash_add(h, tag, strlen(tag) + 1);
-		}
-		hash_add(h, "/", 1);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-}
-
-/*
- * What a result depends on besides the submission: the grader's version,
- * the selected problems' files, the reference sources, the report options.
- */
-static void problem_key(const struct batch *b, char out[33])
-{
-	const struct engine *e = &b->engine;
-	struct hash128 h;
-	char flags[8];
-
-	hash_init(&h);
-	hash_add(&h, "combgrader-batch-1", 19);
-	hash_add(&h, GRADER_VERSION, sizeof(GRADER_VERSION));
-	snprintf(flags, sizeof(flags), "%d%d", b->report.show_hidden, b->report.verbose);
-	hash_add(&h, flags, strlen(flags) + 1);
-	for (int i = 0; i < e->nproblems; i++) {
-		const struct problem *p = e->problems[i];
-		char *file = build_find_source(e->opts.reference_dir, p->source);
-		hash_add(&h, p->id, strlen(p->id) + 1);
-		hash_add(&h, p->digest, sizeof(p->digest));
-		if (file) {
-			struct strbuf src = STRBUF_INIT;
-			char *path = xasprintf("%s/%s", e->opts.reference_dir, file);
-			if (read_file(&src, path) == 0)
-				hash_add(&h, src.buf, src.len);
-			strbuf_release(&src);
-			free(path);
-			free(file);
-		}
-		hash_add(&h, "\n", 1);
-	}
-	hash_hex(&h, out);
-}
-
-static void student_fingerprint(struct student *s, const char *key)
-{
-	struct hash128 h;
-	unsigned long long budget = FINGERPRINT_READ_CAP;
-	hash_init(&h);
-	hash_add(&h, key, strlen(key));
-	hash_add(&h, s->name, strlen(s->name) + 1);
-	if (s->archive)
-		hash_file(&h, s->path, &budget);
-	else
-		hash_tree(&h, s->path, 0, &budget);
-	hash_hex(&h, s->fingerprint);
-}
-
-static void class_key(const struct student *all, int n, char out[33])
-{
-	struct hash128 h;
-	hash_init(&h);
-	for (int i = 0; i < n; i++)
-		hash_add(&h, all[i].id, strlen(all[i].id) + 1);
-	hash_hex(&h, out);
-}
+/* One run of batch_grade: what the workers' callbacks share. */
+struct run {
+	const struct batch_options *o;
+	struct engine engine;        /* the parent's: reference answers; workers adopt them */
+	struct batch_manifest manifest;
+	struct report_options report;
+	struct batch_output output;
+	struct student *students;    /* this shard's, sorted by id; manifest.ids in the same order */
+	int nstudents;
+	char *tmp;                   /* the workers' scratch: tmp/w<k> */
+	int nworkers;
+	int worker_jobs;             /* test slots per worker */
+	struct progress {
+		bool tty;
+		int total, done, failed;
+		uint64_t started;
+	} progress;
+};
 
 /* ---- the output directory ---- */
 
@@ -364,213 +138,16 @@ static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 	return 0;
 }
 
-static char *student_file(const struct batch *b, const char *id, const char *ext)
-{
-	return xasprintf("%s/students/%s.%s", b->outdir, id, ext);
-}
-
-int batch_write_failure(struct batch *b, int i, const char *reason, bool retry)
-{
-	const struct student *s = &b->students[i];
-	struct student_state st;
-	struct strbuf err = STRBUF_INIT;
-	int ret;
-
-	memset(&st, 0, sizeof(st));
-	for (int k = 0; k < 2; k++) {
-		char *path = student_file(b, s->id, k ? "txt" : "json");
-		unlink(path);
-		free(path);
-	}
-	st.id = s->id;
-	st.input = s->name;
-	st.fingerprint = (char *)s->fingerprint;
-	st.status = xasprintf("error: %s", reason);
-	gradebook_one_line(st.status);
-	st.retry = retry;
-	ret = state_write(b->outdir, &b->manifest, &st, &err);
-	if (ret < 0)
-		error("%s", err.buf);
-	free(st.status);
-	strbuf_release(&err);
-	return ret;
-}
-
-/* ---- one student, inside a worker ---- */
-
-/* The folder to grade: descend while there is no problem file but exactly one subfolder. */
-static char *submission_root(const struct engine *e, const char *dir)
-{
-	char *cur = xstrdup(dir);
-	for (int level = 0; level < DESCEND_LEVELS; level++) {
-		DIR *d;
-		struct dirent *de;
-		char *only = NULL, *next;
-		int subdirs = 0;
-		for (int i = 0; i < e->nproblems; i++) {
-			char *f = build_find_source(cur, e->problems[i]->source);
-			if (f) {
-				free(f);
-				return cur;
-			}
-		}
-		d = opendir(cur);
-		if (!d)
-			break;
-		while ((de = readdir(d))) {
-			struct stat st;
-			if (de->d_name[0] == '.' || !strcmp(de->d_name, "__MACOSX"))
-				continue;
-			if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-				subdirs++;
-				free(only);
-				only = xstrdup(de->d_name);
-			}
-		}
-		closedir(d);
-		if (subdirs != 1) {
-			free(only);
-			break;
-		}
-		next = xasprintf("%s/%s", cur, only);
-		free(only);
-		free(cur);
-		cur = next;
-	}
-	return cur;
-}
-
-static int render(report_writer write, const struct grade_result *r, const struct report_options *o,
-		  struct strbuf *out)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
-	if (!f)
-		return -1;
-	ret = write(f, r, o);
-	if (fclose(f) != 0)
-		ret = -1;
-	if (!ret)
-		strbuf_add(out, buf, len);
-	free(buf);
-	return ret;
-}
-
-static int write_reports(struct batch *b, const struct student *s, const struct grade_result *r, struct strbuf *err)
-{
-	struct strbuf json = STRBUF_INIT, text = STRBUF_INIT;
-	char *jpath = student_file(b, s->id, "json"), *tpath = student_file(b, s->id, "txt");
-	int ret = -1;
-
-	if (render(report_json, r, &b->report, &json) < 0 || render(report_text, r, &b->report, &text) < 0) {
-		strbuf_addstr(err, "cannot render the reports");
-		goto cleanup;
-	}
-	if (write_file_atomic(jpath, json.buf, json.len) < 0 || write_file_atomic(tpath, text.buf, text.len) < 0) {
-		strbuf_addf(err, "cannot write the reports in '%s/students': %s", b->outdir, strerror(errno));
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
-	strbuf_release(&json);
-	strbuf_release(&text);
-	free(jpath);
-	free(tpath);
-	return ret;
-}
-
-int batch_grade_student(struct batch *b, struct engine *e, int i)
-{
-	struct student *s = &b->students[i];
-	struct unpack_limits lim = UNPACK_LIMITS_INIT;
-	struct strbuf err = STRBUF_INIT, status = STRBUF_INIT;
-	struct grade_result r;
-	struct student_state st;
-	bool have_result = false;
-	char *unpacked = NULL, *root = NULL;
-	uint64_t started = now_us();
-	int ret = 0;
-
-	memset(&st, 0, sizeof(st));
-	if (b->crash_id && !strcmp(b->crash_id, s->id))
-		kill(getpid(), SIGKILL);
-	if (s->unusable) {
-		batch_write_failure(b, i, s->unusable, false);
-		goto cleanup;
-	}
-	if (s->archive) {
-		unpacked = xasprintf("%s/in-%d", e->scratch, i);
-		remove_tree(unpacked);
-		if (unpack_archive(s->path, unpacked, &lim, &err) < 0) {
-			char *why = xasprintf("archive rejected: %s", err.buf);
-			batch_write_failure(b, i, why, false);
-			free(why);
-			goto cleanup;
-		}
-	}
-	root = submission_root(e, unpacked ? unpacked : s->path);
-	if (engine_grade(e, root, &r, &err) < 0) {
-		if (grader_interrupted) {
-			ret = -1;
-			goto cleanup;
-		}
-		batch_write_failure(b, i, err.buf, true);
-		goto cleanup;
-	}
-	have_result = true;
-	/* the report names the submission as handed in, not the unpacked copy */
-	free(r.submission);
-	r.submission = xstrdup(s->path);
-	if (write_reports(b, s, &r, &err) < 0) {
-		batch_write_failure(b, i, err.buf, true);
-		goto cleanup;
-	}
-	st.id = s->id;
-	st.input = s->name;
-	st.fingerprint = s->fingerprint;
-	gradebook_status(&status, &r, &st.retry);
-	gradebook_one_line(status.buf);
-	st.status = status.buf;
-	st.graded = true;
-	st.score = r.score;
-	st.scores = xcalloc((size_t)r.nproblems + 1, sizeof(double));
-	for (int p = 0; p < r.nproblems; p++) {
-		st.scores[p] = r.problems[p].score;
-		st.compile_ms += r.problems[p].compile_ms;
-		for (int k = 0; k < r.problems[p].ntests; k++)
-			st.cpu_ms += r.problems[p].tests[k].time_ms;
-	}
-	st.seconds = (double)(now_us() - started) / 1e6;
-	if (state_write(b->outdir, &b->manifest, &st, &err) < 0)
-		error("%s", err.buf);
-	free(st.scores);
-cleanup:
-	if (have_result)
-		grade_result_release(&r);
-	if (unpacked) {
-		remove_tree(unpacked);
-		free(unpacked);
-	}
-	free(root);
-	strbuf_release(&err);
-	strbuf_release(&status);
-	return ret;
-}
-
-/* ---- grader batch ---- */
-
 /* Done already (--resume): a state record for this very input and problem set, and its reports. */
-static bool already_graded(const struct batch *b, const struct student *s)
+static bool already_graded(const struct run *r, const struct student *s)
 {
 	struct student_state st;
 	bool done;
-	if (state_read(b->outdir, s->id, &b->manifest, &st) < 0)
+	if (state_read(r->o->outdir, s->id, &r->manifest, &st) < 0)
 		return false;
 	done = !st.retry && !strcmp(st.fingerprint, s->fingerprint);
 	for (int k = 0; done && st.graded && k < 2; k++) {
-		char *path = student_file(b, s->id, k ? "txt" : "json");
+		char *path = xasprintf("%s/students/%s.%s", r->o->outdir, s->id, k ? "txt" : "json");
 		done = access(path, F_OK) == 0;
 		free(path);
 	}
@@ -581,15 +158,7 @@ static bool already_graded(const struct batch *b, const struct student *s)
 /* The per-student deadline: everything the limits allow one test slot, and then some. */
 static double student_deadline(const struct engine *e)
 {
-	const char *env = getenv("GRADER_BATCH_TIMEOUT");
 	double s = 60;
-	if (env && *env) {
-		char *end;
-		double v = strtod(env, &end);
-		if (!*end && v > 0)
-			return v;
-		warning("ignoring GRADER_BATCH_TIMEOUT='%s' (seconds expected)", env);
-	}
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];
 		s += (e->env.compile_wall_ms ? e->env.compile_wall_ms : 30000) / 1000.0 + 5;
@@ -603,16 +172,16 @@ static double student_deadline(const struct engine *e)
 	return s;
 }
 
-static void fill_manifest(struct batch *b, const char *key, const char *ckey, int class_size)
+static void fill_manifest(struct run *r, const char *key, const char *ckey, int class_size)
 {
-	struct batch_manifest *m = &b->manifest;
-	const struct engine *e = &b->engine;
+	struct batch_manifest *m = &r->manifest;
+	const struct engine *e = &r->engine;
 	m->grader_version = xstrdup(GRADER_VERSION);
 	m->problem_key = xstrdup(key);
 	m->class_key = xstrdup(ckey);
 	m->class_size = class_size;
-	m->shard_index = b->cli->shard_count ? b->cli->shard_index : 1;
-	m->shard_count = b->cli->shard_count ? b->cli->shard_count : 1;
+	m->shard_index = r->o->shard_count ? r->o->shard_index : 1;
+	m->shard_count = r->o->shard_count ? r->o->shard_count : 1;
 	m->nproblems = e->nproblems;
 	m->problems = xcalloc((size_t)e->nproblems + 1, sizeof(*m->problems));
 	for (int i = 0; i < e->nproblems; i++) {
@@ -625,188 +194,169 @@ static void fill_manifest(struct batch *b, const char *key, const char *ckey, in
 				m->problems[i].all_or_nothing[m->problems[i].nall_or_nothing++] =
 					xstrdup(e->problems[i]->groups[g].name);
 	}
-	m->nids = b->nstudents;
-	m->ids = xcalloc((size_t)b->nstudents + 1, sizeof(char *));
-	for (int i = 0; i < b->nstudents; i++)
-		m->ids[i] = xstrdup(b->students[i].id);
+	m->nids = r->nstudents;
+	m->ids = xcalloc((size_t)r->nstudents + 1, sizeof(char *));
+	for (int i = 0; i < r->nstudents; i++)
+		m->ids[i] = xstrdup(r->students[i].id);
 }
 
-static void batch_release(struct batch *b)
-{
-	if (b->tmp) {
-		remove_tree(b->tmp);
-		free(b->tmp);
-	}
-	if (b->have_engine)
-		engine_release(&b->engine);
-	manifest_release(&b->manifest);
-	for (int i = 0; i < b->nstudents; i++)
-		student_release(&b->students[i]);
-	free(b->students);
-	free(b->todo);
-	problem_set_release(&b->set); /* last: the engine borrowed it */
-}
+/* ---- progress ---- */
 
-static void print_duration(FILE *out, double s)
+static void progress_draw(const struct run *r)
 {
-	long t = (long)(s + 0.5);
-	if (t >= 3600)
-		fprintf(out, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	const struct progress *p = &r->progress;
+	double elapsed = (double)(now_us() - p->started) / 1e6;
+	double rate = elapsed > 0 ? p->done / elapsed : 0;
+	struct strbuf eta = STRBUF_INIT;
+	char bar[31];
+	int fill = p->total ? (int)(30.0 * p->done / p->total) : 30;
+
+	for (int i = 0; i < 30; i++)
+		bar[i] = i < fill ? '#' : '.';
+	bar[30] = '\0';
+	if (p->done && rate > 0)
+		text_duration(&eta, (p->total - p->done) / rate);
 	else
-		fprintf(out, "%ld:%02ld", t / 60, t % 60);
+		strbuf_addch(&eta, '?');
+	fprintf(r->o->progress, "\r[%s] %d/%d  %.2f/s  left %s  failed %d\033[K", bar, p->done, p->total, rate,
+		eta.buf, p->failed);
+	fflush(r->o->progress);
+	strbuf_release(&eta);
 }
 
-int cmd_batch(struct cli *cli)
+/* One student finished: st (or NULL) tells how. */
+static void progress_student(struct run *r, int i, const struct student_state *st)
 {
-	struct batch b;
-	struct engine_options opts;
-	struct strbuf err = STRBUF_INIT;
-	struct student *all = NULL;
-	struct gradebook_totals totals;
-	const char *hidden[3];
-	char key[33], ckey[33];
-	const char *tmpenv = getenv("TMPDIR");
-	int nall = 0, ret = GRADER_EXIT_INTERNAL, resumed = 0;
-	bool usage = false;
-	uint64_t started = now_us();
+	struct progress *p = &r->progress;
+	const char *status = st ? st->status : "error: no result";
+	bool failed = !st || !st->graded;
+	FILE *out = r->o->progress;
 
-	memset(&b, 0, sizeof(b));
-	b.cli = cli;
-	b.parent = getpid();
-	if (cli->nargs != 1 || !cli->output) {
-		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
-		      "[--reference DIR] [--only IDS]");
-		return GRADER_EXIT_USAGE;
+	p->done++;
+	p->failed += failed;
+	if (!out)
+		return;
+	if (p->tty) {
+		if (failed)
+			fprintf(out, "\r\033[Kgrader: %s: %s\n", r->students[i].id, status);
+		progress_draw(r);
+		return;
 	}
-	b.submissions = cli->args[0];
-	b.outdir = cli->output;
-	b.crash_id = getenv("GRADER_TEST_BATCH_CRASH");
-	b.report.color = false;
-	b.report.show_hidden = cli->show_hidden;
-	b.report.verbose = cli->verbose;
-	b.report.version = GRADER_VERSION;
-	if (access(b.submissions, R_OK | X_OK) < 0) {
-		error("cannot open the submissions directory '%s': %s", b.submissions, strerror(errno));
-		return GRADER_EXIT_USAGE;
+	fprintf(out, "grader: [%d/%d] %s: ", p->done, p->total, r->students[i].id);
+	if (st && st->graded) {
+		struct strbuf sb = STRBUF_INIT;
+		text_score(&sb, st->score);
+		strbuf_addch(&sb, '/');
+		text_score(&sb, manifest_max_score(&r->manifest));
+		fprintf(out, "%s %s (%.1f s)\n", sb.buf, status, st->seconds);
+		strbuf_release(&sb);
+	} else {
+		fprintf(out, "%s\n", status);
 	}
-	if (cli_load_problems(cli, &b.set) < 0) {
-		ret = GRADER_EXIT_USAGE;
-		goto cleanup;
-	}
-	if (claim_outdir(b.outdir, &err, &usage) < 0) {
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
-		goto cleanup;
-	}
-	if (collect_students(b.submissions, b.outdir, &all, &nall, &err) < 0) {
-		error("%s", err.buf);
-		ret = GRADER_EXIT_USAGE;
-		goto cleanup;
-	}
-	class_key(all, nall, ckey);
-	/* the shard rule: the i-th student (0-based, sorted by id) belongs to shard i mod N + 1 */
-	b.students = xcalloc((size_t)nall + 1, sizeof(*b.students));
-	for (int i = 0; i < nall; i++) {
-		if (!cli->shard_count || i % cli->shard_count == cli->shard_index - 1)
-			b.students[b.nstudents++] = all[i];
-		else
-			student_release(&all[i]);
-	}
-	free(all);
-	all = NULL;
+}
 
-	cli_engine_options(cli, &opts, &b.set);
-	hidden[0] = b.outdir;
-	hidden[1] = b.submissions;
-	hidden[2] = NULL;
-	opts.extra_hidden = hidden;
-	sandbox_warn_once(SANDBOX_CLASS);
-	if (engine_init(&b.engine, &opts, &err, &usage) < 0) {
-		b.have_engine = true;
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
-		goto cleanup;
-	}
-	b.have_engine = true;
-	if (engine_load_reference(&b.engine, &err) < 0) {
-		error("%s", err.buf);
-		goto cleanup;
-	}
-	/* only now, with the problems and the reference known good, touch earlier results */
-	if (reset_outdir(b.outdir, cli->resume, &err) < 0) {
-		error("%s", err.buf);
-		goto cleanup;
-	}
-	problem_key(&b, key);
-	for (int i = 0; i < b.nstudents; i++)
-		student_fingerprint(&b.students[i], key);
-	fill_manifest(&b, key, ckey, nall);
-	if (manifest_write(b.outdir, &b.manifest, &err) < 0) {
-		error("%s", err.buf);
-		goto cleanup;
-	}
+/* ---- the workers' callbacks ---- */
 
-	b.todo = xcalloc((size_t)b.nstudents + 1, sizeof(int));
-	for (int i = 0; i < b.nstudents; i++) {
-		if (cli->resume && already_graded(&b, &b.students[i]))
-			resumed++;
-		else
-			b.todo[b.ntodo++] = i;
-	}
-	b.nworkers = cli->jobs > 0 ? cli->jobs : cpu_count();
-	if (b.nworkers > b.ntodo)
-		b.nworkers = b.ntodo;
-	b.worker_jobs = b.nworkers ? cpu_count() / b.nworkers : 1;
-	if (b.worker_jobs < 1)
-		b.worker_jobs = 1;
-	b.deadline_s = student_deadline(&b.engine);
-	fprintf(stderr, "grader: %d student%s", b.nstudents, b.nstudents == 1 ? "" : "s");
-	if (cli->shard_count)
-		fprintf(stderr, " (shard %d/%d of a class of %d)", cli->shard_index, cli->shard_count, nall);
-	if (resumed)
-		fprintf(stderr, ", %d already graded", resumed);
-	fprintf(stderr, ": grading %d with %d worker%s\n", b.ntodo, b.nworkers, b.nworkers == 1 ? "" : "s");
+static char *worker_dir(const struct run *r, int k)
+{
+	return xasprintf("%s/w%d", r->tmp, k);
+}
 
-	if (b.ntodo) {
-		b.tmp = xasprintf("%s/grader-batch.XXXXXX", tmpenv && *tmpenv == '/' ? tmpenv : "/tmp");
-		if (!mkdtemp(b.tmp)) {
-			error("cannot create a scratch directory '%s': %s", b.tmp, strerror(errno));
-			free(b.tmp);
-			b.tmp = NULL;
-			goto cleanup;
-		}
-		chmod(b.tmp, 0711);
-		if (batch_run(&b) < 0) {
-			if (grader_interrupted) {
-				ret = 130;
-				error("interrupted: the students graded so far are saved in '%s'; run the same command "
-				      "with --resume to finish", b.outdir);
-			}
-			goto cleanup;
-		}
-	}
-	if (gradebook_write(b.outdir, &b.manifest, MISSING_REASON, &totals, &err) < 0) {
-		error("%s", err.buf);
+/* In worker k: an engine of its own, in a scratch space no other worker's compiler sees. */
+static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
+{
+	struct run *r = ctx;
+	struct engine *e = xcalloc(1, sizeof(*e));
+	struct engine_options opts = r->engine.opts;
+	char **hidden = xcalloc((size_t)r->nworkers + 4, sizeof(char *));
+	char *dir = worker_dir(r, k);
+	int nh = 0, ret = -1;
+	bool usage;
+
+	hidden[nh++] = xstrdup(r->o->outdir);
+	hidden[nh++] = xstrdup(r->o->submissions);
+	hidden[nh++] = xstrdup(r->engine.scratch);
+	for (int j = 0; j < r->nworkers; j++)
+		if (j != k)
+			hidden[nh++] = worker_dir(r, j);
+	opts.extra_hidden = (const char *const *)hidden;
+	opts.scratch_parent = dir;
+	opts.jobs = r->worker_jobs;
+	opts.log = NULL;
+	if (engine_init(e, &opts, err, &usage) < 0) {
+		engine_release(e);
+		free(e);
 		goto cleanup;
 	}
-	fprintf(stderr, "grader: %d of %d student%s graded", totals.graded, totals.students,
-		totals.students == 1 ? "" : "s");
-	if (totals.errors)
-		fprintf(stderr, " (%d row%s with status 'error: ...')", totals.errors, totals.errors == 1 ? "" : "s");
-	fputs(" in ", stderr);
-	print_duration(stderr, (double)(now_us() - started) / 1e6);
-	fprintf(stderr, "; wrote %s/grades.csv and %s/summary.html\n", b.outdir, b.outdir);
-	ret = totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
+	/* the parent's reference answers, inherited through fork, become this engine's */
+	engine_adopt_reference(e, &r->engine);
+	*state = e;
+	ret = 0;
 cleanup:
-	for (int i = 0; all && i < nall; i++)
-		student_release(&all[i]);
-	free(all);
-	batch_release(&b);
-	strbuf_release(&err);
+	for (int i = 0; i < nh; i++)
+		free(hidden[i]);
+	free(hidden);
+	free(dir);
 	return ret;
 }
 
-/* ---- grader merge ---- */
+static int worker_work(void *ctx, void *state, int i)
+{
+	struct run *r = ctx;
+	return batch_student_grade(&r->output, &r->students[i], state);
+}
+
+static void worker_stop(void *ctx, void *state)
+{
+	(void)ctx;
+	if (state) {
+		engine_release(state);
+		free(state);
+	}
+}
+
+/* Why a student has no result, for the gradebook's status column. */
+static char *loss_words(const struct workers_loss *lost)
+{
+	int st = lost->status;
+	switch (lost->why) {
+	case WORKER_OVER_DEADLINE:
+		return xasprintf("grading took longer than the per-student deadline of %.0f s (stopped)", lost->deadline_s);
+	case WORKER_STOPPED:
+		return xstrdup("the batch stopped while grading this student");
+	case WORKER_DIED:
+		break;
+	}
+	if (WIFSIGNALED(st))
+		return xasprintf("the grader's worker died while grading this student (killed by signal %d (%s)); "
+				 "--resume grades it again", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	return xasprintf("the grader's worker died while grading this student (exit status %d); --resume grades it "
+			 "again", WIFEXITED(st) ? WEXITSTATUS(st) : st);
+}
+
+/* In the parent: read back what the worker wrote; a student without a record gets one. */
+static void student_finished(void *ctx, int i, const struct workers_loss *lost)
+{
+	struct run *r = ctx;
+	struct student_state st;
+	struct strbuf err = STRBUF_INIT;
+
+	if (lost || state_read(r->o->outdir, r->students[i].id, &r->manifest, &st) < 0) {
+		char *why = lost ? loss_words(lost) : xstrdup("the worker finished without saving a result");
+		batch_student_fail(&r->output, &r->students[i], why, true, &err);
+		free(why);
+		if (state_read(r->o->outdir, r->students[i].id, &r->manifest, &st) < 0) {
+			progress_student(r, i, NULL);
+			strbuf_release(&err);
+			return;
+		}
+	}
+	progress_student(r, i, &st);
+	student_state_release(&st);
+	strbuf_release(&err);
+}
+
+/* ---- merging shards ---- */
 
 static int copy_file(const char *from, const char *to, struct strbuf *err)
 {
@@ -826,7 +376,7 @@ static int copy_file(const char *from, const char *to, struct strbuf *err)
 }
 
 /* Do the shard outputs belong together, and is every shard there exactly once? */
-static int check_shards(char **dirs, const struct batch_manifest *ms, int n, struct strbuf *err)
+static int check_shards(char *const *dirs, const struct batch_manifest *ms, int n, struct strbuf *err)
 {
 	int count = ms[0].shard_count;
 	bool *seen = xcalloc((size_t)count + 1, sizeof(bool));
@@ -861,100 +411,288 @@ cleanup:
 	return ret;
 }
 
-int cmd_merge(struct cli *cli)
+
+static void copy_manifest_head(struct batch_manifest *dst, const struct batch_manifest *src)
 {
-	struct batch_manifest *ms = NULL, merged;
-	struct strbuf err = STRBUF_INIT;
-	struct gradebook_totals totals;
-	const char *out = cli->output;
-	int nread = 0, ret = GRADER_EXIT_INTERNAL, total = 0;
-	bool usage = false;
+	dst->grader_version = xstrdup(src->grader_version);
+	dst->problem_key = xstrdup(src->problem_key);
+	dst->class_key = xstrdup(src->class_key);
+	dst->class_size = src->class_size;
+	dst->shard_index = dst->shard_count = 1;
+	dst->nproblems = src->nproblems;
+	dst->problems = xcalloc((size_t)src->nproblems + 1, sizeof(*dst->problems));
+	for (int i = 0; i < src->nproblems; i++) {
+		const struct batch_problem *p = &src->problems[i];
+		dst->problems[i].id = xstrdup(p->id);
+		dst->problems[i].title = xstrdup(p->title);
+		dst->problems[i].max_score = p->max_score;
+		dst->problems[i].all_or_nothing = xcalloc((size_t)p->nall_or_nothing + 1, sizeof(char *));
+		for (int g = 0; g < p->nall_or_nothing; g++)
+			dst->problems[i].all_or_nothing[dst->problems[i].nall_or_nothing++] = xstrdup(p->all_or_nothing[g]);
+	}
+}
+
+/* Copy one shard's students (state, reports) into out and add their ids to merged. */
+static int copy_shard(const char *dir, const struct batch_manifest *m, const char *out, struct batch_manifest *merged,
+		      struct strbuf *err)
+{
+	static const char *const files[][2] = { { "state", "json" }, { "students", "json" }, { "students", "txt" } };
+	for (int k = 0; k < m->nids; k++) {
+		for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+			char *from = xasprintf("%s/%s/%s.%s", dir, files[f][0], m->ids[k], files[f][1]);
+			char *to = xasprintf("%s/%s/%s.%s", out, files[f][0], m->ids[k], files[f][1]);
+			int rc = copy_file(from, to, err);
+			free(from);
+			free(to);
+			if (rc < 0)
+				return -1;
+		}
+		merged->ids[merged->nids++] = xstrdup(m->ids[k]);
+	}
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read every shard's manifest; the merged output must not be one of them. */
+static int read_shards(char *const *dirs, int ndirs, const char *out, struct batch_manifest *ms, int *nread,
+		       struct strbuf *err)
+{
+	for (int i = 0; i < ndirs; i++) {
+		struct stat a, o;
+		if (stat(dirs[i], &a) == 0 && stat(out, &o) == 0 && a.st_dev == o.st_dev && a.st_ino == o.st_ino) {
+			strbuf_addf(err, "the merged output '%s' cannot be one of the shards", out);
+			return -1;
+		}
+		if (manifest_read(dirs[i], &ms[i], err) < 0)
+			return -1;
+		(*nread)++;
+	}
+	return check_shards(dirs, ms, ndirs, err);
+}
+
+int batch_merge(char *const *dirs, int ndirs, const char *out, struct gradebook_totals *totals,
+		struct strbuf *err, bool *usage)
+{
+	struct batch_manifest *ms = xcalloc((size_t)ndirs + 1, sizeof(*ms)), merged;
+	int nread = 0, total = 0, ret = -1;
 
 	memset(&merged, 0, sizeof(merged));
-	if (cli->nargs < 1 || !out) {
-		error("usage: grader merge OUTDIR... -o MERGED");
-		return GRADER_EXIT_USAGE;
-	}
-	ms = xcalloc((size_t)cli->nargs + 1, sizeof(*ms));
-	for (int i = 0; i < cli->nargs; i++) {
-		struct stat a, o;
-		if (stat(cli->args[i], &a) == 0 && stat(out, &o) == 0 && a.st_dev == o.st_dev && a.st_ino == o.st_ino) {
-			error("the merged output '%s' cannot be one of the shards", out);
-			ret = GRADER_EXIT_USAGE;
-			goto cleanup;
-		}
-		if (manifest_read(cli->args[i], &ms[i], &err) < 0) {
-			error("%s", err.buf);
-			ret = GRADER_EXIT_USAGE;
-			goto cleanup;
-		}
-		nread++;
+	*usage = true;
+	if (read_shards(dirs, ndirs, out, ms, &nread, err) < 0)
+		goto cleanup;
+	*usage = false;
+	if (claim_outdir(out, err, usage) < 0 || reset_outdir(out, false, err) < 0)
+		goto cleanup;
+	copy_manifest_head(&merged, &ms[0]);
+	for (int i = 0; i < ndirs; i++)
 		total += ms[i].nids;
-	}
-	if (check_shards(cli->args, ms, cli->nargs, &err) < 0) {
-		error("%s", err.buf);
-		ret = GRADER_EXIT_USAGE;
-		goto cleanup;
-	}
-	if (claim_outdir(out, &err, &usage) < 0 || reset_outdir(out, false, &err) < 0) {
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
-		goto cleanup;
-	}
-	merged.grader_version = xstrdup(ms[0].grader_version);
-	merged.problem_key = xstrdup(ms[0].problem_key);
-	merged.class_key = xstrdup(ms[0].class_key);
-	merged.class_size = ms[0].class_size;
-	merged.shard_index = merged.shard_count = 1;
-	merged.nproblems = ms[0].nproblems;
-	merged.problems = xcalloc((size_t)merged.nproblems + 1, sizeof(*merged.problems));
-	for (int i = 0; i < merged.nproblems; i++) {
-		merged.problems[i].id = xstrdup(ms[0].problems[i].id);
-		merged.problems[i].title = xstrdup(ms[0].problems[i].title);
-		merged.problems[i].max_score = ms[0].problems[i].max_score;
-		merged.problems[i].all_or_nothing =
-			xcalloc((size_t)ms[0].problems[i].nall_or_nothing + 1, sizeof(char *));
-		for (int g = 0; g < ms[0].problems[i].nall_or_nothing; g++)
-			merged.problems[i].all_or_nothing[merged.problems[i].nall_or_nothing++] =
-				xstrdup(ms[0].problems[i].all_or_nothing[g]);
-	}
 	merged.ids = xcalloc((size_t)total + 1, sizeof(char *));
-	for (int i = 0; i < cli->nargs; i++) {
-		for (int k = 0; k < ms[i].nids; k++) {
-			static const char *const files[][2] = { { "state", "json" }, { "students", "json" },
-								{ "students", "txt" } };
-			const char *id = ms[i].ids[k];
-			for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
-				char *from = xasprintf("%s/%s/%s.%s", cli->args[i], files[f][0], id, files[f][1]);
-				char *to = xasprintf("%s/%s/%s.%s", out, files[f][0], id, files[f][1]);
-				int r = copy_file(from, to, &err);
-				free(from);
-				free(to);
-				if (r < 0) {
-					error("%s", err.buf);
-					goto cleanup;
-				}
-			}
-			merged.ids[merged.nids++] = xstrdup(id);
-		}
-	}
+	for (int i = 0; i < ndirs; i++)
+		if (copy_shard(dirs[i], &ms[i], out, &merged, err) < 0)
+			goto cleanup;
 	qsort(merged.ids, (size_t)merged.nids, sizeof(char *), cmp_str);
-	if (manifest_write(out, &merged, &err) < 0 ||
-	    gradebook_write(out, &merged,
-			    "not graded (its shard did not finish: run that shard again with --resume, then merge)",
-			    &totals, &err) < 0) {
-		error("%s", err.buf);
+	if (manifest_write(out, &merged, err) < 0 || gradebook_write(out, &merged, SHARD_MISSING_REASON, totals, err) < 0)
 		goto cleanup;
-	}
-	fprintf(stderr, "grader: merged %d shard%s: %d of %d student%s graded; wrote %s/grades.csv and "
-		"%s/summary.html\n", cli->nargs, cli->nargs == 1 ? "" : "s", totals.graded, totals.students,
-		totals.students == 1 ? "" : "s", out, out);
-	ret = totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
+	ret = 0;
 cleanup:
 	for (int i = 0; i < nread; i++)
 		manifest_release(&ms[i]);
 	free(ms);
 	manifest_release(&merged);
-	strbuf_release(&err);
+	return ret;
+}
+
+/* ---- grading the class ---- */
+
+/* Keep this shard's students (the i-th of the sorted class belongs to shard i mod N + 1). */
+static void select_shard(struct run *r, struct student *all, int nall)
+{
+	const struct batch_options *o = r->o;
+	r->students = xcalloc((size_t)nall + 1, sizeof(*r->students));
+	for (int i = 0; i < nall; i++) {
+		if (!o->shard_count || i % o->shard_count == o->shard_index - 1)
+			r->students[r->nstudents++] = all[i];
+		else
+			student_release(&all[i]);
+	}
+	free(all);
+}
+
+/* The engine of the parent: problems, hidden directories, reference answers. */
+static int start_engine(struct run *r, struct strbuf *err, bool *usage)
+{
+	struct engine_options opts = r->o->engine;
+	const char *hidden[3] = { r->o->outdir, r->o->submissions, NULL };
+	opts.extra_hidden = hidden;
+	if (engine_init(&r->engine, &opts, err, usage) < 0)
+		return -1;
+	return engine_load_reference(&r->engine, err);
+}
+
+/*
+ * Everything before the workers: the output directory claimed, the class
+ * listed and fingerprinted, the engine up, the manifest written.
+ */
+static int open_run(struct run *r, struct batch_summary *out, struct strbuf *notes, struct strbuf *err, bool *usage)
+{
+	const struct batch_options *o = r->o;
+	struct student *all = NULL;
+	char key[DIGEST_HEX_SIZE], ckey[DIGEST_HEX_SIZE];
+	int nall = 0;
+
+	if (access(o->submissions, R_OK | X_OK) < 0) {
+		strbuf_addf(err, "cannot open the submissions directory '%s': %s", o->submissions, strerror(errno));
+		*usage = true;
+		return -1;
+	}
+	if (claim_outdir(o->outdir, err, usage) < 0)
+		return -1;
+	if (class_collect(o->submissions, o->outdir, &all, &nall, notes, err) < 0) {
+		*usage = true;
+		return -1;
+	}
+	class_key(all, nall, ckey);
+	select_shard(r, all, nall);
+	out->class_size = nall;
+	out->students = r->nstudents;
+	if (start_engine(r, err, usage) < 0)
+		return -1;
+	/* only now, with the problems and the reference known good, touch earlier results */
+	if (reset_outdir(o->outdir, o->resume, err) < 0)
+		return -1;
+	class_problem_key(&r->engine, o->show_hidden, o->verbose, key);
+	for (int i = 0; i < r->nstudents; i++)
+		student_fingerprint(&r->students[i], key);
+	fill_manifest(r, key, ckey, nall);
+	return manifest_write(o->outdir, &r->manifest, err);
+}
+
+/* The students still to grade (all, or those --resume does not find done). */
+static int *todo_list(const struct run *r, int *ntodo, int *resumed)
+{
+	int *todo = xcalloc((size_t)r->nstudents + 1, sizeof(int));
+	*ntodo = *resumed = 0;
+	for (int i = 0; i < r->nstudents; i++) {
+		if (r->o->resume && already_graded(r, &r->students[i]))
+			(*resumed)++;
+		else
+			todo[(*ntodo)++] = i;
+	}
+	return todo;
+}
+
+/* The workers' scratch space: tmp/w<k>, which the sandbox user may enter but not list. */
+static int make_scratch(struct run *r, struct strbuf *err)
+{
+	const char *tmpenv = getenv("TMPDIR");
+	r->tmp = xasprintf("%s/grader-batch.XXXXXX", tmpenv && *tmpenv == '/' ? tmpenv : "/tmp");
+	if (!mkdtemp(r->tmp)) {
+		strbuf_addf(err, "cannot create a scratch directory '%s': %s", r->tmp, strerror(errno));
+		free(r->tmp);
+		r->tmp = NULL;
+		return -1;
+	}
+	chmod(r->tmp, 0711);
+	for (int k = 0; k < r->nworkers; k++) {
+		char *dir = worker_dir(r, k);
+		int rc = mkdir(dir, 0711);
+		if (rc < 0)
+			strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
+		free(dir);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int grade_students(struct run *r, const int *todo, int ntodo, struct strbuf *err)
+{
+	struct workers_client c;
+	const char *term = getenv("TERM");
+
+	memset(&c, 0, sizeof(c));
+	c.nworkers = r->nworkers;
+	c.task_deadline_s = r->o->deadline_s > 0 ? r->o->deadline_s : student_deadline(&r->engine);
+	c.start_deadline_s = WORKER_START_S;
+	c.start = worker_start;
+	c.work = worker_work;
+	c.stop = worker_stop;
+	c.finished = student_finished;
+	c.ctx = r;
+	if (make_scratch(r, err) < 0)
+		return -1;
+	r->progress.tty = r->o->progress && isatty(fileno(r->o->progress)) && !(term && !strcmp(term, "dumb"));
+	r->progress.total = ntodo;
+	r->progress.started = now_us();
+	if (r->progress.tty)
+		progress_draw(r);
+	if (workers_run(&c, todo, ntodo, err) < 0)
+		return -1;
+	if (r->progress.tty) {
+		progress_draw(r);
+		fputc('\n', r->o->progress);
+	}
+	return 0;
+}
+
+static void close_run(struct run *r)
+{
+	if (r->tmp) {
+		remove_tree(r->tmp);
+		free(r->tmp);
+	}
+	engine_release(&r->engine);
+	manifest_release(&r->manifest);
+	class_release(r->students, r->nstudents);
+}
+
+int batch_grade(const struct batch_options *o, struct batch_summary *out, struct strbuf *notes,
+		struct strbuf *err, bool *usage)
+{
+	struct run r;
+	uint64_t started = now_us();
+	int *todo = NULL, ntodo = 0, ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	memset(out, 0, sizeof(*out));
+	*usage = false;
+	r.o = o;
+	r.report.show_hidden = o->show_hidden;
+	r.report.verbose = o->verbose;
+	r.report.version = GRADER_VERSION;
+	r.output.outdir = o->outdir;
+	r.output.manifest = &r.manifest;
+	r.output.report = &r.report;
+	if (open_run(&r, out, notes, err, usage) < 0)
+		goto cleanup;
+	todo = todo_list(&r, &ntodo, &out->resumed);
+	r.nworkers = o->jobs > 0 ? o->jobs : cpu_count();
+	if (r.nworkers > ntodo)
+		r.nworkers = ntodo;
+	r.worker_jobs = r.nworkers ? cpu_count() / r.nworkers : 1;
+	if (r.worker_jobs < 1)
+		r.worker_jobs = 1;
+	if (o->progress) {
+		fprintf(o->progress, "grader: %d student%s", r.nstudents, r.nstudents == 1 ? "" : "s");
+		if (o->shard_count)
+			fprintf(o->progress, " (shard %d/%d of a class of %d)", o->shard_index, o->shard_count, out->class_size);
+		if (out->resumed)
+			fprintf(o->progress, ", %d already graded", out->resumed);
+		fprintf(o->progress, ": grading %d with %d worker%s\n", ntodo, r.nworkers, r.nworkers == 1 ? "" : "s");
+	}
+	if (ntodo && grade_students(&r, todo, ntodo, err) < 0)
+		goto cleanup;
+	out->graded_now = r.progress.done;
+	if (gradebook_write(o->outdir, &r.manifest, MISSING_REASON, &out->totals, err) < 0)
+		goto cleanup;
+	ret = 0;
+cleanup:
+	out->seconds = (double)(now_us() - started) / 1e6;
+	free(todo);
+	close_run(&r);
 	return ret;
 }

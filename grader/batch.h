@@ -1,75 +1,71 @@
 /*
- * batch.h - grading a whole class: what batch.c (the commands, the class
- * list, the output directory) and batch_run.c (the workers) share.
+ * batch.h - grading a whole class (`grader batch`) and merging shard
+ * outputs (`grader merge`): the library half; cmd/batch.c is the command.
  *
  * Processes
  * ---------
- *   grader batch (parent, trusted)
- *     one engine: problems, reference answers (engine_load_reference once)
- *     └─ worker k (k < -j), forked from the parent: its own engine and
- *        scratch space (below tmp/w<k>; the other workers' spaces hidden
- *        from its compiler), the parent's reference answers handed over
- *        through fork; grades one student at a time, as told on a pipe,
- *        writes that student's files itself and answers "done".
+ *   batch_grade() (the caller's process, trusted)
+ *     one engine: problems, reference answers (loaded once)
+ *     └─ worker k (workers.h): its own engine and scratch space (below
+ *        tmp/w<k>; the other workers' spaces hidden from its compiler), the
+ *        parent's reference answers handed over through fork; grades one
+ *        student at a time and writes that student's files itself
+ *        (batch_student.h)
  *           └─ compiler and runners: the usual sandbox (sandbox.h)
  *
- * The parent never grades: it hands out students, enforces a per-student
- * deadline (SIGKILL to the worker, which takes its sandboxed children
- * with it through PR_SET_PDEATHSIG), writes the row of a student whose
- * worker crashed or hung, starts a fresh worker, shows progress and at
- * the end writes the gradebook (gradebook.h) from what is on disk.
+ * The parent never grades: it lists the class (batch_class.h), hands out
+ * students, gives a student whose worker crashed or hung a row saying so,
+ * shows progress, and at the end writes the gradebook (gradebook.h) from
+ * what is on disk, so an interrupted batch resumes (--resume) and shards
+ * merge into the same bytes as one run.
  *
- * Ownership: struct batch owns everything it points to; batch.c
- * releases it.
+ * Ownership: options are borrowed; nothing is kept after a call returns.
  */
 #ifndef GRADER_BATCH_H
 #define GRADER_BATCH_H
 
 #include <stdbool.h>
-#include <sys/types.h>
+#include <stdio.h>
 
-#include "cli.h"
 #include "engine.h"
 #include "gradebook.h"
-#include "report.h"
 
-struct student {
-	char *id;            /* the name without extension: the row's key */
-	char *name;          /* the entry in SUBMISSIONS: "alice", "bob.zip" */
-	char *path;          /* SUBMISSIONS/name */
-	bool archive;
-	char *unusable;      /* why it cannot be graded at all (e.g. two entries for one id), or NULL */
-	char fingerprint[33];
+struct batch_options {
+	const char *submissions;     /* one folder or archive per student */
+	const char *outdir;          /* new, empty, or an earlier batch's output */
+	struct engine_options engine;/* problems (set), --only, reference, cache; jobs is per worker */
+	int jobs;                    /* students at a time; <= 0: number of cores */
+	bool resume;                 /* skip students whose result is complete and current */
+	int shard_index, shard_count;/* grade the shard_index-th of shard_count parts; 0/0: all */
+	bool show_hidden, verbose;   /* report options of the students' files */
+	double deadline_s;           /* per student; <= 0: derived from the limits */
+	FILE *progress;              /* progress lines (stderr); NULL: none */
 };
 
-struct batch {
-	struct cli *cli;
-	const char *outdir;
-	const char *submissions;
-	struct problem_set set;
-	struct engine engine;        /* the parent's: reference answers, deadline */
-	bool have_engine;
-	struct batch_manifest manifest;
-	struct report_options report;
-	struct student *students;    /* this shard's, sorted by id; manifest.ids in the same order */
-	int nstudents;
-	int *todo;                   /* indexes into students still to grade */
-	int ntodo;
-	char *tmp;                   /* the workers' scratch: tmp/w<k> */
-	int nworkers;                /* students in flight */
-	int worker_jobs;             /* test slots per worker */
-	double deadline_s;           /* per student */
-	pid_t parent;
-	const char *crash_id;        /* GRADER_TEST_BATCH_CRASH: a worker dies on this student (tests) */
+struct batch_summary {
+	int students;                /* in this shard */
+	int class_size;              /* in the whole class */
+	int resumed, graded_now;
+	struct gradebook_totals totals;
+	double seconds;
 };
 
-/* batch_run.c: grade b->todo with b->nworkers workers.  0, or -1 when interrupted or failed (message printed). */
-int batch_run(struct batch *b);
+/*
+ * Grade the class.  Returns 0 with the totals in *out, or -1 with a message
+ * in err; *usage says whether that was the user's mistake (a bad outdir or
+ * submissions folder: exit 2), and grader_interrupted whether it was Ctrl-C
+ * (the students graded so far are kept).  Lines for the user that are not
+ * errors (entries ignored) go to notes.
+ */
+int batch_grade(const struct batch_options *o, struct batch_summary *out, struct strbuf *notes,
+		struct strbuf *err, bool *usage);
 
-/* batch.c: record that a student could not be graded (state/<id>.json; stale reports removed). */
-int batch_write_failure(struct batch *b, int student, const char *reason, bool retry);
-
-/* batch.c: grade one student in a worker with engine e and write the files.  0, or -1 when interrupted. */
-int batch_grade_student(struct batch *b, struct engine *e, int student);
+/*
+ * Merge the outputs of every shard of one batch into out (new or empty).
+ * Returns 0 with the totals, or -1 with a message in err (*usage: the
+ * shards do not belong together, or one is missing).
+ */
+int batch_merge(char *const *dirs, int ndirs, const char *out, struct gradebook_totals *totals,
+		struct strbuf *err, bool *usage);
 
 #endif

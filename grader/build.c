@@ -16,9 +16,10 @@
 #include <unistd.h>
 
 #include "embed.h"
-#include "runner.h"
+#include "interrupt.h"
 #include "sandbox.h"
 #include "stub.h"
+#include "text.h"
 
 #define MAX_SOURCE_BYTES (1u << 20)
 #define COMPILER_OUTPUT_CAP (64u << 10)
@@ -289,22 +290,6 @@ cleanup:
 		close(in);
 	strbuf_release(&content);
 	return ret;
-}
-
-/* First lines of the compiler's output, for a student. */
-static void first_lines(struct strbuf *out, const char *text, int max)
-{
-	int lines = 0;
-	const char *p = text;
-	while (*p && lines < max) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
-		strbuf_add(out, p, len);
-		p += len;
-		lines++;
-	}
-	if (*p)
-		strbuf_addstr(out, "[... more compiler output cut ...]\n");
 }
 
 /* Do len bytes at off lie inside the image?  (Without overflowing.) */
@@ -595,7 +580,7 @@ static void finish(const struct build_env *env, const struct problem *p, struct 
 	if (!WIFEXITED(j->status) || WEXITSTATUS(j->status)) {
 		r->status = BUILD_COMPILE_ERROR;
 		strbuf_addf(&msg, "'%s' does not compile:\n", r->source);
-		first_lines(&msg, j->output.buf, MESSAGE_LINES);
+		text_first_lines(&msg, j->output.buf, MESSAGE_LINES, "[... more compiler output cut ...]");
 		if (strstr(j->output.buf, "conflicting types") || strstr(j->output.buf, "grader_decls.h")) {
 			strbuf_addstr(&msg, "The required signatures are:\n");
 			for (int i = 0; i < p->nfuncs; i++) {

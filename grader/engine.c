@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -10,27 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "runner.h"
 #include "sandbox.h"
 #include "version.h"
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	grader_interrupted = 1;
-}
-
-void engine_handle_signals(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 static char *default_cache_dir(void)
 {
@@ -41,6 +25,19 @@ static char *default_cache_dir(void)
 	if (home && *home == '/')
 		return xasprintf("%s/.cache/combgrader", home);
 	return xasprintf("/tmp/combgrader-cache-%ld", (long)getuid());
+}
+
+__attribute__((format(printf, 2, 3)))
+static void note(const struct engine *e, const char *fmt, ...)
+{
+	va_list ap;
+	if (!e->opts.log)
+		return;
+	fputs("grader: ", e->opts.log);
+	va_start(ap, fmt);
+	vfprintf(e->opts.log, fmt, ap);
+	va_end(ap);
+	fputc('\n', e->opts.log);
 }
 
 static int select_problems(struct engine *e, struct strbuf *err)
@@ -94,7 +91,7 @@ static void add_hidden(struct engine *e, int *n, const char *path)
 
 int engine_init(struct engine *e, const struct engine_options *opts, struct strbuf *err, bool *usage)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = opts->scratch_parent ? opts->scratch_parent : getenv("TMPDIR");
 	char *tmpl;
 	int nhidden = 0;
 
@@ -114,7 +111,7 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 		tmp = "/tmp";
 	if (!sandbox_can_enter(tmp)) {
 		/* the compiler and runners run as nobody: they must reach the scratch space */
-		warning("TMPDIR '%s' cannot be entered by the sandbox user; using /tmp", tmp);
+		note(e, "warning: TMPDIR '%s' cannot be entered by the sandbox user; using /tmp", tmp);
 		tmp = "/tmp";
 	}
 	tmpl = xasprintf("%s/grader.XXXXXX", tmp);
@@ -448,28 +445,28 @@ bool problem_needs_reference(const struct problem *p)
 	return false;
 }
 
-static void cache_key(const struct engine *e, const struct problem *p, char out[33])
+static void cache_key(const struct engine *e, const struct problem *p, char out[DIGEST_HEX_SIZE])
 {
-	struct hash128 h;
+	struct digest h;
 	struct strbuf src = STRBUF_INIT;
 	char *file = build_find_source(e->opts.reference_dir, p->source);
-	hash_init(&h);
-	hash_add(&h, GRADER_VERSION, strlen(GRADER_VERSION));
-	hash_add(&h, p->digest, sizeof(p->digest));
+	digest_init(&h);
+	digest_add_str(&h, GRADER_VERSION);
+	digest_add_str(&h, p->digest);
 	if (file) {
 		char *path = xasprintf("%s/%s", e->opts.reference_dir, file);
 		if (read_file(&src, path) == 0)
-			hash_add(&h, src.buf, src.len);
+			digest_add(&h, src.buf, src.len);
 		free(path);
 		free(file);
 	}
-	hash_hex(&h, out);
+	digest_hex(&h, out);
 	strbuf_release(&src);
 }
 
 static char *cache_path(const struct engine *e, const struct problem *p, const char *dir)
 {
-	char key[33];
+	char key[DIGEST_HEX_SIZE];
 	cache_key(e, p, key);
 	return xasprintf("%s/%s-%s.ref", dir, p->id, key);
 }
@@ -499,7 +496,8 @@ cleanup:
 	return ret;
 }
 
-static void cache_write(const char *path, const struct problem *p, const struct reference_answers *ra)
+static void cache_write(const struct engine *e, const char *path, const struct problem *p,
+			const struct reference_answers *ra)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (int k = 0; k < p->ncases; k++)
@@ -507,7 +505,7 @@ static void cache_write(const char *path, const struct problem *p, const struct 
 			strbuf_addf(&sb, "%d %lld %u\n", k, ra->answer[k], ra->time_us[k]);
 	/* a cache is an optimisation: failing to write it is not an error */
 	if (write_file_atomic(path, sb.buf, sb.len) < 0)
-		warning("cannot write the reference cache '%s': %s", path, strerror(errno));
+		note(e, "warning: cannot write the reference cache '%s': %s", path, strerror(errno));
 	strbuf_release(&sb);
 }
 
@@ -545,9 +543,7 @@ int engine_load_reference(struct engine *e, struct strbuf *err)
 				    strerror(errno));
 			goto cleanup;
 		}
-		if (!e->opts.quiet)
-			fprintf(stderr, "grader: computing the reference answers from '%s' (cached afterwards)\n",
-				e->opts.reference_dir);
+		note(e, "computing the reference answers from '%s' (cached afterwards)", e->opts.reference_dir);
 		if (grade_dir(e, e->opts.reference_dir, true, &r, err) < 0)
 			goto cleanup;
 		for (int i = 0; i < e->nproblems; i++) {
@@ -572,9 +568,9 @@ int engine_load_reference(struct engine *e, struct strbuf *err)
 				ra->failure = xasprintf("reference %s: %s", e->problems[i]->id, pr->build_message);
 			}
 			if (ra->failure)
-				warning("%s", ra->failure);
+				note(e, "warning: %s", ra->failure);
 			else if (use_cache && mkdir_p(dir, 0755) == 0)
-				cache_write(paths[i], e->problems[i], ra);
+				cache_write(e, paths[i], e->problems[i], ra);
 		}
 		grade_result_release(&r);
 	}

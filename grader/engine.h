@@ -19,6 +19,8 @@
 #ifndef GRADER_ENGINE_H
 #define GRADER_ENGINE_H
 
+#include <stdio.h>
+
 #include "build.h"
 #include "problem.h"
 #include "result.h"
@@ -30,7 +32,8 @@ struct engine_options {
 	const char *reference_dir; /* default "reference" */
 	const char *cache_dir;     /* NULL: $XDG_CACHE_HOME/combgrader or ~/.cache/...; "" disables */
 	const char *const *extra_hidden; /* more directories the compiler must not see */
-	bool quiet;                /* no progress lines on stderr */
+	const char *scratch_parent;/* where the scratch directory goes; NULL: $TMPDIR, else /tmp */
+	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 };
 
 /* The reference's answers for one problem. */
@@ -86,8 +89,5 @@ int engine_grade(struct engine *e, const char *submission, struct grade_result *
 unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group);
 
 void engine_release(struct engine *e);
-
-/* Install SIGINT/SIGTERM/SIGHUP handlers that set grader_interrupted. */
-void engine_handle_signals(void);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
+#include "text.h"
 #include "version.h"
 
 #define HISTOGRAM_BINS 10
@@ -15,22 +17,6 @@
 #define COMPILE_LINES 6          /* compiler output lines shown per student */
 
 /* ---- small helpers ---- */
-
-/* A score with at most 4 decimals and no trailing zeros: 14.2, 0.25, 107. */
-static void add_number(struct strbuf *sb, double x)
-{
-	char buf[64];
-	char *end;
-	if (!isfinite(x))
-		x = 0;
-	snprintf(buf, sizeof(buf), "%.4f", x);
-	end = buf + strlen(buf);
-	while (end > buf && end[-1] == '0')
-		*--end = '\0';
-	if (end > buf && end[-1] == '.')
-		*--end = '\0';
-	strbuf_addstr(sb, strcmp(buf, "-0") ? buf : "0");
-}
 
 static void add_csv_field(struct strbuf *sb, const char *s)
 {
@@ -75,31 +61,10 @@ static void add_html(struct strbuf *sb, const char *s)
 	}
 }
 
-void gradebook_one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 32 || *s == 127)
-			*s = ' ';
-}
-
 static char *json_dup_string(json_t *obj, const char *key)
 {
 	const char *s = json_string_value(json_object_get(obj, key));
 	return s ? xstrdup(s) : NULL;
-}
-
-/* jansson wants UTF-8: replace anything else (compiler output may quote a student's bytes) */
-static json_t *json_text(const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-	json_t *j = json_string(s);
-	if (j)
-		return j;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		strbuf_addch(&sb, *p < 0x80 ? *p : '?');
-	j = json_string(sb.buf);
-	strbuf_release(&sb);
-	return j ? j : json_string("");
 }
 
 static int write_json(const char *path, json_t *root, struct strbuf *err)
@@ -428,23 +393,6 @@ static struct group_stat *group_of(struct problem_stat *ps, const struct batch_p
 	return g;
 }
 
-static char *first_lines(const char *text, int max)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = text;
-	int lines = 0;
-	while (*p && lines < max) {
-		size_t l = strcspn(p, "\n");
-		strbuf_add(&sb, p, l);
-		strbuf_addch(&sb, '\n');
-		p += l + (p[l] == '\n');
-		lines++;
-	}
-	if (*p)
-		strbuf_addstr(&sb, "...\n");
-	return strbuf_detach(&sb);
-}
-
 /* Fold one graded student's report (students/<id>.json) into the statistics. */
 static void add_report(struct class_stats *cs, const struct batch_manifest *m, const char *outdir, const char *id)
 {
@@ -493,7 +441,11 @@ static void add_report(struct class_stats *cs, const struct batch_manifest *m, c
 			ce = &cs->errors[cs->nerrors++];
 			ce->id = id;
 			ce->problem = m->problems[pi].id;
-			ce->text = first_lines(msg ? msg : "", COMPILE_LINES);
+			{
+				struct strbuf lines = STRBUF_INIT;
+				text_first_lines(&lines, msg, COMPILE_LINES, "...");
+				ce->text = strbuf_detach(&lines);
+			}
 		} else if (!strcmp(build, "missing")) {
 			ps->missing++;
 		} else {
@@ -646,7 +598,7 @@ static void html_summary(struct strbuf *sb, const struct batch_manifest *m, stru
 		add_html(sb, m->problems[i].id);
 	}
 	strbuf_addstr(sb, " (maximum ");
-	add_number(sb, max);
+	text_score(sb, max);
 	strbuf_addf(sb, " points). Grader %s.</p>\n", GRADER_VERSION);
 
 	/* distribution */
@@ -657,16 +609,16 @@ static void html_summary(struct strbuf *sb, const struct batch_manifest *m, stru
 			sum += cs->totals[i];
 		html_histogram(sb, cs);
 		strbuf_addstr(sb, "<p>Mean ");
-		add_number(sb, round(sum / cs->ngraded * 100) / 100);
+		text_score(sb, round(sum / cs->ngraded * 100) / 100);
 		strbuf_addstr(sb, ", median ");
-		add_number(sb, cs->ngraded % 2 ? cs->totals[cs->ngraded / 2]
+		text_score(sb, cs->ngraded % 2 ? cs->totals[cs->ngraded / 2]
 				   : (cs->totals[cs->ngraded / 2 - 1] + cs->totals[cs->ngraded / 2]) / 2);
 		strbuf_addstr(sb, ", lowest ");
-		add_number(sb, cs->totals[0]);
+		text_score(sb, cs->totals[0]);
 		strbuf_addstr(sb, ", highest ");
-		add_number(sb, cs->totals[cs->ngraded - 1]);
+		text_score(sb, cs->totals[cs->ngraded - 1]);
 		strbuf_addstr(sb, " of ");
-		add_number(sb, max);
+		text_score(sb, max);
 		strbuf_addstr(sb, ".</p>\n");
 	} else {
 		strbuf_addstr(sb, "<p>No student could be graded.</p>\n");
@@ -685,9 +637,9 @@ static void html_summary(struct strbuf *sb, const struct batch_manifest *m, stru
 		strbuf_addstr(sb, " <span class=\"meta\">");
 		add_html(sb, m->problems[i].title);
 		strbuf_addstr(sb, "</span></td><td class=\"n\">");
-		add_number(sb, round(mean * 100) / 100);
+		text_score(sb, round(mean * 100) / 100);
 		strbuf_addstr(sb, " / ");
-		add_number(sb, pmax);
+		text_score(sb, pmax);
 		strbuf_addstr(sb, "</td><td class=\"n\">");
 		add_percent(sb, ps->full, cs->ngraded);
 		strbuf_addf(sb, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td>",
@@ -828,13 +780,13 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 			totals->graded++;
 			for (int p = 0; p < m->nproblems; p++) {
 				strbuf_addch(&csv, ',');
-				add_number(&csv, s->scores[p]);
+				text_score(&csv, s->scores[p]);
 				cs.probs[p].score_sum += s->scores[p];
 				cs.probs[p].graded++;
 				cs.probs[p].full += s->scores[p] >= m->problems[p].max_score - 1e-9;
 			}
 			strbuf_addch(&csv, ',');
-			add_number(&csv, s->score);
+			text_score(&csv, s->score);
 			cs.totals[cs.ngraded++] = s->score;
 			{
 				double share = max > 0 ? s->score / max : 0;
@@ -849,7 +801,7 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 			strbuf_addch(&csv, ',');
 		}
 		strbuf_addch(&csv, ',');
-		add_number(&csv, max);
+		text_score(&csv, max);
 		strbuf_addch(&csv, ',');
 		if (!have[i] || !strncmp(s->status, "error:", 6))
 			totals->errors++;

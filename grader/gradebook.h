@@ -78,9 +78,6 @@ void student_state_release(struct student_state *s);
 /* The status words for a graded result: "ok", "compile-error: p1; missing: p4.c", ...; *retry for judge errors. */
 void gradebook_status(struct strbuf *out, const struct grade_result *r, bool *retry);
 
-/* Replace control characters by spaces (status and reasons are one CSV/HTML line). */
-void gradebook_one_line(char *s);
-
 struct gradebook_totals {
 	int students, graded, not_graded;
 	int errors;                /* rows whose status is "error: ..." (not graded, or judge errors) */

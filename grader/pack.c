@@ -31,7 +31,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "cli.h"
+#include "pack.h"
 #include "runner.h"
 #include "sandbox.h"
 #include "version.h"
@@ -331,7 +331,7 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 }
 
 /* Write dir/<id>.yaml for problem pi.  1 when written, 0 when it has no public group, -1 on error. */
-static int pack_problem(const struct engine *e, int pi, const char *dir, struct strbuf *err)
+int pack_problem(const struct engine *e, int pi, const char *dir, struct strbuf *err)
 {
 	const struct problem *p = e->problems[pi];
 	long long *answers = xcalloc((size_t)p->ncases + 1, sizeof(long long));
@@ -413,74 +413,5 @@ cleanup:
 	free(answers);
 	free(path);
 	free(tmp);
-	return ret;
-}
-
-/* Is dir the problems directory itself?  (Writing there would replace the originals.) */
-static bool same_dir(const char *a, const char *b)
-{
-	char ra[PATH_MAX], rb[PATH_MAX];
-	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
-}
-
-int cmd_pack(struct cli *cli)
-{
-	struct problem_set set = PROBLEM_SET_INIT;
-	struct engine_options opts;
-	struct engine e;
-	struct strbuf err = STRBUF_INIT;
-	bool usage = false, have_engine = false;
-	const char *dir;
-	int ret = GRADER_EXIT_INTERNAL, written = 0;
-
-	if (cli->nargs != 1) {
-		error("pack takes one operand, the directory to write the pack's problem files to");
-		return GRADER_EXIT_USAGE;
-	}
-	dir = cli->args[0];
-	if (cli_load_problems(cli, &set) < 0) {
-		ret = GRADER_EXIT_USAGE;
-		goto cleanup;
-	}
-	if (mkdir_p(dir, 0755) < 0) {
-		error("cannot create '%s': %s", dir, strerror(errno));
-		goto cleanup;
-	}
-	if (same_dir(dir, cli->problems)) {
-		error("pack: '%s' is the problems directory; give another one", dir);
-		ret = GRADER_EXIT_USAGE;
-		goto cleanup;
-	}
-	cli_engine_options(cli, &opts, &set);
-	sandbox_warn_once(SANDBOX_OWN_CODE);
-	if (engine_init(&e, &opts, &err, &usage) < 0) {
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
-		goto cleanup;
-	}
-	have_engine = true;
-	if (engine_load_reference(&e, &err) < 0) {
-		error("%s", err.buf);
-		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
-		goto cleanup;
-	}
-	for (int i = 0; i < e.nproblems; i++) {
-		int rc = pack_problem(&e, i, dir, &err);
-		if (rc < 0) {
-			error("pack: %s", err.buf);
-			goto cleanup;
-		}
-		written += rc;
-	}
-	if (!written) {
-		error("pack: no problem has a public test: nothing written");
-		goto cleanup;
-	}
-	ret = fflush(stdout) ? GRADER_EXIT_INTERNAL : GRADER_EXIT_OK;
-cleanup:
-	if (have_engine)
-		engine_release(&e);
-	problem_set_release(&set);
-	strbuf_release(&err);
 	return ret;
 }

@@ -411,7 +411,7 @@ static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int ent
 	int func = 0, nargs, ret = -1, has_range = 0, has_random = 0;
 	long long count = 1, seed, expected = 0;
 	size_t total = 1;
-	struct hash128 h;
+	struct digest h;
 
 	if (read_mapping(ld, n, "a case", keys, v) < 0)
 		return -1;
@@ -465,11 +465,11 @@ static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int ent
 		goto cleanup;
 	}
 	/* reproducible default seed: problem id, group name and entry position */
-	hash_init(&h);
-	hash_add(&h, p->id, strlen(p->id));
-	hash_add(&h, g->name, strlen(g->name));
-	hash_add(&h, &entry_index, sizeof(entry_index));
-	seed = (long long)h.a;
+	digest_init(&h);
+	digest_add_str(&h, p->id);
+	digest_add_str(&h, g->name);
+	digest_add(&h, &entry_index, sizeof(entry_index));
+	seed = (long long)digest_u64(&h);
 	if (v[5]) {
 		if (!has_random) {
 			fail(ld, v[5], "seed only applies to random arguments");
@@ -748,7 +748,7 @@ int problem_load(struct problem *p, const char *path, struct strbuf *err)
 	struct loader ld;
 	yaml_parser_t parser;
 	struct strbuf content = STRBUF_INIT;
-	struct hash128 h;
+	struct digest h;
 	int have_doc = 0, ret = -1;
 
 	memset(&ld, 0, sizeof(ld));
@@ -761,9 +761,9 @@ int problem_load(struct problem *p, const char *path, struct strbuf *err)
 		strbuf_addf(err, "%s: cannot read: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
-	hash_init(&h);
-	hash_add(&h, content.buf, content.len);
-	hash_hex(&h, p->digest);
+	digest_init(&h);
+	digest_add(&h, content.buf, content.len);
+	digest_hex(&h, p->digest);
 	if (!yaml_parser_initialize(&parser))
 		die("cannot initialise the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)content.buf, content.len);

@@ -10,6 +10,7 @@
 #ifndef GRADER_PROBLEM_H
 #define GRADER_PROBLEM_H
 
+#include "digest.h"
 #include "signature.h"
 #include "value.h"
 
@@ -60,7 +61,7 @@ struct problem {
 	char *title;
 	char *source;            /* "p1.c": matched case-insensitively in a submission */
 	char *path;              /* the YAML file */
-	char digest[33];         /* hash of the YAML file's bytes */
+	char digest[DIGEST_HEX_SIZE]; /* SHA-256 of the YAML file's bytes */
 	struct signature *funcs;
 	int nfuncs;
 	struct limits limits;    /* problem-level (effective defaults for groups) */

@@ -1,5 +1,6 @@
 /* report.c - the table of report formats and what every writer shares */
 #include "report.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,79 +50,6 @@ const char *report_output(const struct test_result *t, const struct problem *p, 
 	return t->output;
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4) and its code point, or 0 when invalid. */
-static size_t utf8_decode(const unsigned char *s, unsigned *cp)
-{
-	unsigned lo = 0x80, hi = 0xbf;
-	size_t n;
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		*cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		*cp = s[0] & 0x0f;
-		if (s[0] == 0xe0)
-			lo = 0xa0; /* overlong */
-		else if (s[0] == 0xed)
-			hi = 0x9f; /* surrogates */
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		*cp = s[0] & 0x07;
-		if (s[0] == 0xf0)
-			lo = 0x90; /* overlong */
-		else if (s[0] == 0xf4)
-			hi = 0x8f; /* above U+10FFFF */
-	} else {
-		return 0;
-	}
-	for (size_t k = 1; k < n; k++) {
-		if (s[k] < (k == 1 ? lo : 0x80) || s[k] > (k == 1 ? hi : 0xbf))
-			return 0; /* also stops at the terminating NUL */
-		*cp = (*cp << 6) | (s[k] & 0x3f);
-	}
-	return n;
-}
-
-/* Characters that must not reach a terminal or an XML file as they are. */
-static bool unsafe_code_point(unsigned cp)
-{
-	return (cp < 0x20 && cp != '\n' && cp != '\t') || (cp >= 0x7f && cp < 0xa0) ||
-	       (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e ||
-	       cp == 0x200f || cp == 0x061c || cp == 0xfeff || cp == 0xfffe || cp == 0xffff;
-}
-
-bool report_clean(struct strbuf *sb, const char *s, size_t max_bytes)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t used = 0;
-
-	if (!s)
-		return false;
-	while (*p) {
-		unsigned cp;
-		size_t n = utf8_decode(p, &cp);
-		if (max_bytes && used + (n ? n : 1) > max_bytes)
-			return true;
-		if (!n) {
-			strbuf_addf(sb, "\\x%02x", *p);
-			n = 1;
-		} else if (cp == '\r') {
-			strbuf_addstr(sb, "\\r");
-		} else if (unsafe_code_point(cp)) {
-			strbuf_addf(sb, cp < 0x80 ? "\\x%02x" : "\\u%04x", cp);
-		} else {
-			strbuf_add(sb, p, n);
-		}
-		p += n;
-		used += n;
-	}
-	return false;
-}
-
 void report_describe(struct strbuf *sb, const struct problem *p, const struct test_result *t,
 		     const struct report_options *o)
 {
@@ -143,7 +71,7 @@ void report_describe(struct strbuf *sb, const struct problem *p, const struct te
 		answer_format(sb, sig->ret, t->expected);
 	} else {
 		strbuf_addstr(sb, ": ");
-		report_clean(sb, report_message(t, p, o), 0);
+		text_clean(sb, report_message(t, p, o), 0);
 	}
 	strbuf_release(&call);
 }
@@ -192,10 +120,4 @@ char *report_source_path(const struct grade_result *r, const struct problem_resu
 	if (!l || (l == 1 && dir[0] == '.'))
 		return xstrdup(file);
 	return xasprintf("%.*s/%s", (int)l, dir, file);
-}
-
-void report_score(struct strbuf *sb, double score)
-{
-	/* scores are sums of a few decimal points: 10 significant digits drop the float noise */
-	strbuf_addf(sb, "%.10g", score);
 }

@@ -9,8 +9,9 @@
  * the shared helpers below, which apply that rule for them.
  *
  * Everything a student's program printed (captured output, compiler
- * messages) is untrusted bytes: writers pass it through report_clean()
- * before it reaches a terminal, an XML file or a CI log.
+ * messages) is untrusted bytes: writers pass it through text_clean()
+ * (text.h) before it reaches a terminal, an XML file or a CI log, and write
+ * scores with text_score(), so every format agrees.
  *
  * Ownership: writers borrow the result and write to `out`; they return 0,
  * or -1 when writing failed.  The helpers append to a caller's strbuf.
@@ -61,21 +62,10 @@ const char *report_output(const struct test_result *t, const struct problem *p, 
 #define REPORT_OUTPUT_MAX 2048
 
 /*
- * Append untrusted bytes s as display-safe UTF-8: valid UTF-8 is kept;
- * '\n' and '\t' are kept; other control characters (C0, DEL, C1), line and
- * paragraph separators, bidirectional overrides, U+FFFE/U+FFFF and every
- * byte that is not valid UTF-8 are written as \xNN or \uNNNN.  The result is
- * safe for a terminal and, once XML-escaped, for XML 1.0.  At most
- * max_bytes of s are used (0: all), cut at a character boundary.  Returns
- * true when s was cut.
- */
-bool report_clean(struct strbuf *sb, const char *s, size_t max_bytes);
-
-/*
  * One line saying why a test failed (nothing for a correct test).  Visible
  * tests: "AcanWin(3) returned false, expected true", or the call and the
  * message ("canWin(7): crashed with signal 11 (segmentation fault)").
- * Hidden tests: the verdict in words only.  Cleaned with report_clean().
+ * Hidden tests: the verdict in words only.  Cleaned with text_clean().
  */
 void report_describe(struct strbuf *sb, const struct problem *p, const struct test_result *t,
 		     const struct report_options *o);
@@ -94,8 +84,6 @@ int report_total_tests(const struct grade_result *r);
 /* The student's file as a path CI tools can point at: "mywork/p1.c" (no "./"). */
 char *report_source_path(const struct grade_result *r, const struct problem_result *pr);
 
-/* A score for people: "2.3", "18", "0.25" (no float noise). */
-void report_score(struct strbuf *sb, double score);
 
 /* The writers (each in report_<name>.c). */
 int report_text(FILE *out, const struct grade_result *r, const struct report_options *o);

@@ -14,6 +14,7 @@
  * of its own (no "::set-output" injection) nor smuggle control characters.
  */
 #include "report.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -27,7 +28,7 @@
 static void escape(struct strbuf *sb, const char *s, bool property)
 {
 	struct strbuf clean = STRBUF_INIT;
-	report_clean(&clean, s, MESSAGE_MAX);
+	text_clean(&clean, s, MESSAGE_MAX);
 	for (const char *p = clean.buf; *p; p++) {
 		if (*p == '%')
 			strbuf_addstr(sb, "%25");
@@ -114,9 +115,9 @@ static void problem_commands(FILE *out, const struct grade_result *r, const stru
 	int annotated = 0, failed = 0, hidden_failed = 0;
 
 	strbuf_addf(&title, "%s %s: ", p->id, p->title);
-	report_score(&title, pr->score);
+	text_score(&title, pr->score);
 	strbuf_addstr(&title, " / ");
-	report_score(&title, pr->max_score);
+	text_score(&title, pr->max_score);
 	if (pr->build_verdict != V_CORRECT) {
 		const char *m = pr->build_message ? pr->build_message : verdict_words(pr->build_verdict);
 		if (pr->build_verdict == V_MISSING) {
@@ -176,9 +177,9 @@ int report_github(FILE *out, const struct grade_result *r, const struct report_o
 		problem_commands(out, r, &r->problems[i], o);
 	}
 	strbuf_addstr(&total, "Score ");
-	report_score(&total, r->score);
+	text_score(&total, r->score);
 	strbuf_addstr(&total, " / ");
-	report_score(&total, r->max_score);
+	text_score(&total, r->max_score);
 	strbuf_addf(&msg, "%d of %d tests passed", passed, report_total_tests(r));
 	command(out, "notice", NULL, 0, 0, total.buf, msg.buf);
 	if (r->internal_error)

@@ -17,6 +17,7 @@
  * Gradescope's total; see dist/gradescope/README.md.
  */
 #include "report.h"
+#include "text.h"
 
 #include <jansson.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static void add_failure(struct strbuf *sb, const struct problem *p, const struct
 	strbuf_addch(sb, '\n');
 	if (output) {
 		struct strbuf clean = STRBUF_INIT;
-		bool cut = report_clean(&clean, output, OUTPUT_SHOWN) || t->output_total > strlen(output);
+		bool cut = text_clean(&clean, output, OUTPUT_SHOWN) || t->output_total > strlen(output);
 		strbuf_addf(sb, "    your program printed %llu bytes%s:\n", t->output_total, cut ? " (cut short)" : "");
 		for (const char *s = clean.buf; *s;) {
 			size_t l = strcspn(s, "\n");
@@ -63,7 +64,7 @@ static void group_output(struct strbuf *sb, const struct problem_result *pr, int
 	report_tally(pr, g, &tl);
 	if (pr->build_verdict != V_CORRECT) {
 		if (first_group && pr->build_message) {
-			report_clean(sb, pr->build_message, 0);
+			text_clean(sb, pr->build_message, 0);
 			strbuf_addch(sb, '\n');
 		} else {
 			strbuf_addf(sb, "%s: %s.\n", pr->source ? pr->source : p->source, verdict_words(pr->build_verdict));
@@ -128,18 +129,18 @@ static json_t *group_test(const struct problem_result *pr, int pi, int g, bool f
 static void overall_output(struct strbuf *sb, const struct grade_result *r)
 {
 	strbuf_addstr(sb, "Total: ");
-	report_score(sb, r->score);
+	text_score(sb, r->score);
 	strbuf_addstr(sb, " / ");
-	report_score(sb, r->max_score);
+	text_score(sb, r->max_score);
 	strbuf_addch(sb, '\n');
 	for (int i = 0; i < r->nproblems; i++) {
 		const struct problem_result *pr = &r->problems[i];
 		struct report_tally tl;
 		report_tally(pr, -1, &tl);
 		strbuf_addf(sb, "%s %s: ", pr->problem->id, pr->problem->title);
-		report_score(sb, pr->score);
+		text_score(sb, pr->score);
 		strbuf_addstr(sb, " / ");
-		report_score(sb, pr->max_score);
+		text_score(sb, pr->max_score);
 		if (pr->build_verdict != V_CORRECT)
 			strbuf_addf(sb, " (%s)\n", verdict_words(pr->build_verdict));
 		else

@@ -18,49 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
 #include "version.h"
 
 #define JSON_FORMAT_VERSION 2
-
-/* jansson wants UTF-8: anything else a program printed is replaced byte by byte */
-static json_t *json_bytes(const char *s)
-{
-	json_t *j;
-	struct strbuf sb = STRBUF_INIT;
-	if (!s)
-		return json_null();
-	j = json_string(s);
-	if (j)
-		return j;
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x80)
-			strbuf_addch(&sb, *p);
-		else
-			strbuf_addstr(&sb, "\xef\xbf\xbd"); /* U+FFFD */
-	}
-	j = json_string(sb.buf);
-	strbuf_release(&sb);
-	return j ? j : json_string("");
-}
-
-/* Captured output cut to REPORT_OUTPUT_MAX bytes at a character boundary. */
-static json_t *json_output(const char *s, bool *cut)
-{
-	size_t l = strlen(s);
-	char *head;
-	json_t *j;
-	*cut = false;
-	if (l <= REPORT_OUTPUT_MAX)
-		return json_bytes(s);
-	*cut = true;
-	l = REPORT_OUTPUT_MAX;
-	while (l && ((unsigned char)s[l] & 0xc0) == 0x80)
-		l--;
-	head = xstrndup(s, l);
-	j = json_bytes(head);
-	free(head);
-	return j;
-}
 
 /* cpu_ms: the limit that applied (measured: from the tests), else the file's absolute one, else null */
 static json_t *limits_json(const struct limits *lim, unsigned measured_cpu_ms)
@@ -125,10 +86,10 @@ static json_t *test_json(const struct problem *p, const struct test_result *t, c
 	json_object_set_new(j, "wall_ms", visible ? json_integer(t->wall_ms) : json_null());
 	json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
 	json_object_set_new(j, "peak_kb", visible ? json_integer((json_int_t)t->peak_kb) : json_null());
-	json_object_set_new(j, "message", msg ? json_bytes(msg) : json_null());
+	json_object_set_new(j, "message", msg ? json_text(msg) : json_null());
 	if (visible) {
 		struct strbuf sb = STRBUF_INIT;
-		bool cut = false;
+		int cut = 0;
 		test_case_format_call(&sb, p, t->tc);
 		json_object_set_new(j, "call", json_string(sb.buf));
 		strbuf_release(&sb);
@@ -136,7 +97,7 @@ static json_t *test_json(const struct problem *p, const struct test_result *t, c
 			json_object_set_new(j, "expected", json_integer(t->expected));
 		if (t->has_actual)
 			json_object_set_new(j, "actual", json_integer(t->actual));
-		json_object_set_new(j, "output", t->output ? json_output(t->output, &cut) : json_null());
+		json_object_set_new(j, "output", json_text_cut(t->output, REPORT_OUTPUT_MAX, &cut));
 		json_object_set_new(j, "output_bytes", json_integer((json_int_t)t->output_total));
 		json_object_set_new(j, "output_truncated",
 				    json_boolean(cut || (t->output && t->output_total > strlen(t->output))));
@@ -153,11 +114,11 @@ static json_t *problem_json(const struct problem_result *pr, const struct report
 	report_tally(pr, -1, &tl);
 	json_object_set_new(pj, "id", json_string(p->id));
 	json_object_set_new(pj, "title", json_string(p->title));
-	json_object_set_new(pj, "source", pr->source ? json_bytes(pr->source) : json_null());
+	json_object_set_new(pj, "source", pr->source ? json_text(pr->source) : json_null());
 	json_object_set_new(pj, "score", json_real(pr->score));
 	json_object_set_new(pj, "max_score", json_real(pr->max_score));
 	json_object_set_new(pj, "build", json_string(verdict_name(pr->build_verdict)));
-	json_object_set_new(pj, "build_message", json_bytes(pr->build_message));
+	json_object_set_new(pj, "build_message", json_text(pr->build_message));
 	json_object_set_new(pj, "compile_ms", json_integer(pr->compile_ms));
 	json_object_set_new(pj, "limits", limits_json(&p->limits, 0));
 	{
@@ -197,7 +158,7 @@ int report_json(FILE *out, const struct grade_result *r, const struct report_opt
 	}
 	json_object_set_new(root, "grader_version", json_string(o->version ? o->version : GRADER_VERSION));
 	json_object_set_new(root, "format_version", json_integer(JSON_FORMAT_VERSION));
-	json_object_set_new(root, "submission", json_bytes(r->submission));
+	json_object_set_new(root, "submission", json_text(r->submission));
 	json_object_set_new(root, "score", json_real(r->score));
 	json_object_set_new(root, "max_score", json_real(r->max_score));
 	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i, s:i}", "tests", report_total_tests(r), "passed",

@@ -12,11 +12,12 @@
  *         <system-out>             captured output (visible tests only)
  *
  * libxml2's xmlTextWriter does the structure and the escaping; everything
- * that goes into it first passes report_clean(), so whatever bytes a student
+ * that goes into it first passes text_clean(), so whatever bytes a student
  * prints (control characters, invalid UTF-8, "]]>") the file stays
  * well-formed XML 1.0.  Hidden tests carry the verdict in words only.
  */
 #include "report.h"
+#include "text.h"
 
 #include <libxml/xmlwriter.h>
 #include <stdarg.h>
@@ -48,7 +49,7 @@ static void end(struct xw *x)
 static void attr(struct xw *x, const char *name, const char *value)
 {
 	struct strbuf sb = STRBUF_INIT;
-	report_clean(&sb, value ? value : "", 0);
+	text_clean(&sb, value ? value : "", 0);
 	check(x, xmlTextWriterWriteAttribute(x->w, BAD_CAST name, BAD_CAST sb.buf));
 	strbuf_release(&sb);
 }
@@ -68,7 +69,7 @@ static void attrf(struct xw *x, const char *name, const char *fmt, ...)
 static void attr_score(struct xw *x, const char *name, double score)
 {
 	struct strbuf sb = STRBUF_INIT;
-	report_score(&sb, score);
+	text_score(&sb, score);
 	attr(x, name, sb.buf);
 	strbuf_release(&sb);
 }
@@ -77,7 +78,7 @@ static void attr_score(struct xw *x, const char *name, double score)
 static void text(struct xw *x, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	report_clean(&sb, s, 0);
+	text_clean(&sb, s, 0);
 	check(x, xmlTextWriterWriteString(x->w, BAD_CAST sb.buf));
 	strbuf_release(&sb);
 }
@@ -153,7 +154,7 @@ static void testcase(struct xw *x, const struct problem_result *pr, int k, const
 	}
 	if (output) {
 		strbuf_reset(&sb);
-		if (report_clean(&sb, output, REPORT_OUTPUT_MAX) || t->output_total > strlen(output))
+		if (text_clean(&sb, output, REPORT_OUTPUT_MAX) || t->output_total > strlen(output))
 			strbuf_addf(&sb, "\n[... cut: %llu bytes printed in all]", t->output_total);
 		start(x, "system-out");
 		check(x, xmlTextWriterWriteString(x->w, BAD_CAST sb.buf));
@@ -183,10 +184,10 @@ static void testsuite(struct xw *x, const struct grade_result *r, const struct p
 	property(x, "title", p->title);
 	{
 		struct strbuf sb = STRBUF_INIT;
-		report_score(&sb, pr->score);
+		text_score(&sb, pr->score);
 		property(x, "score", sb.buf);
 		strbuf_reset(&sb);
-		report_score(&sb, pr->max_score);
+		text_score(&sb, pr->max_score);
 		property(x, "max_score", sb.buf);
 		strbuf_release(&sb);
 	}

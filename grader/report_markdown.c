@@ -10,6 +10,7 @@
  * compiler message can break out of a table cell or a <pre> block.
  */
 #include "report.h"
+#include "text.h"
 
 #include <string.h>
 
@@ -21,7 +22,7 @@
 static void inline_text(struct strbuf *sb, const char *s, size_t max)
 {
 	struct strbuf clean = STRBUF_INIT;
-	bool cut = report_clean(&clean, s, max);
+	bool cut = text_clean(&clean, s, max);
 	for (const char *p = clean.buf; *p; p++) {
 		if (*p == '\n')
 			strbuf_addstr(sb, "<br>");
@@ -39,7 +40,7 @@ static void inline_text(struct strbuf *sb, const char *s, size_t max)
 static void pre_text(struct strbuf *sb, const char *s, size_t max)
 {
 	struct strbuf clean = STRBUF_INIT;
-	bool cut = report_clean(&clean, s, max);
+	bool cut = text_clean(&clean, s, max);
 	strbuf_addstr(sb, "<pre>");
 	for (const char *p = clean.buf; *p; p++) {
 		if (*p == '&')
@@ -59,9 +60,9 @@ static void pre_text(struct strbuf *sb, const char *s, size_t max)
 
 static void score(struct strbuf *sb, double s, double max)
 {
-	report_score(sb, s);
+	text_score(sb, s);
 	strbuf_addstr(sb, " / ");
-	report_score(sb, max);
+	text_score(sb, max);
 }
 
 static void problem_details(struct strbuf *sb, const struct problem_result *pr, const struct report_options *o)

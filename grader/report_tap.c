@@ -21,6 +21,7 @@
  * get the verdict in words and nothing else.
  */
 #include "report.h"
+#include "text.h"
 
 #include <string.h>
 
@@ -30,7 +31,7 @@
 static void description(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
-	report_clean(&clean, s, 0);
+	text_clean(&clean, s, 0);
 	for (const char *p = clean.buf; *p; p++) {
 		if (*p == '#' || *p == '\\')
 			strbuf_addch(sb, '\\');
@@ -46,7 +47,7 @@ static void description(struct strbuf *sb, const char *s)
 static void yaml_quoted(struct strbuf *sb, const char *s, size_t max)
 {
 	struct strbuf clean = STRBUF_INIT;
-	report_clean(&clean, s, max);
+	text_clean(&clean, s, max);
 	strbuf_addch(sb, '"');
 	for (const char *p = clean.buf; *p; p++) {
 		switch (*p) {
@@ -137,9 +138,9 @@ int report_tap(FILE *out, const struct grade_result *r, const struct report_opti
 		strbuf_addch(&sb, ' ');
 		description(&sb, p->title);
 		strbuf_addstr(&sb, ": ");
-		report_score(&sb, pr->score);
+		text_score(&sb, pr->score);
 		strbuf_addstr(&sb, " / ");
-		report_score(&sb, pr->max_score);
+		text_score(&sb, pr->max_score);
 		if (pr->build_verdict != V_CORRECT)
 			strbuf_addf(&sb, " (%s)", verdict_words(pr->build_verdict));
 		fprintf(out, "%s\n", sb.buf);
@@ -166,9 +167,9 @@ int report_tap(FILE *out, const struct grade_result *r, const struct report_opti
 	}
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "# total: ");
-	report_score(&sb, r->score);
+	text_score(&sb, r->score);
 	strbuf_addstr(&sb, " / ");
-	report_score(&sb, r->max_score);
+	text_score(&sb, r->max_score);
 	fprintf(out, "%s\n", sb.buf);
 	strbuf_release(&sb);
 	return ferror(out) ? -1 : 0;

@@ -22,6 +22,7 @@
  * CLI decides: a terminal, and no NO_COLOR).
  */
 #include "report.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,9 @@ struct palette {
 static void print_score(FILE *out, const struct palette *c, double score, double max)
 {
 	struct strbuf sb = STRBUF_INIT;
-	report_score(&sb, score);
+	text_score(&sb, score);
 	strbuf_addstr(&sb, " / ");
-	report_score(&sb, max);
+	text_score(&sb, max);
 	fprintf(out, "%s%s%s", score >= max ? c->ok : c->bad, sb.buf, c->off);
 	strbuf_release(&sb);
 }
@@ -63,7 +64,7 @@ static size_t char_boundary(const char *s, size_t len)
 static bool print_quoted(FILE *out, const char *indent, const char *text, size_t max_bytes, int max_lines)
 {
 	struct strbuf clean = STRBUF_INIT;
-	bool cut = report_clean(&clean, text, max_bytes);
+	bool cut = text_clean(&clean, text, max_bytes);
 	const char *s = clean.buf;
 	int lines = 0;
 
@@ -134,7 +135,7 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 	}
 	if (t->message && t->verdict != V_WRONG_ANSWER) {
 		strbuf_reset(&sb);
-		report_clean(&sb, report_message(t, p, o), 0);
+		text_clean(&sb, report_message(t, p, o), 0);
 		fprintf(out, "      why:      %s\n", sb.buf);
 	}
 	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
@@ -158,7 +159,7 @@ static void print_build_failure(FILE *out, const struct palette *c, const struct
 		size_t l = strcspn(msg, "\n");
 		struct strbuf first = STRBUF_INIT;
 		char *head = xstrndup(msg, l);
-		report_clean(&first, head, 0);
+		text_clean(&first, head, 0);
 		if (strstr(first.buf, words))
 			fprintf(out, "  %s%s%s\n", c->bad, first.buf, c->off);
 		else
@@ -185,7 +186,7 @@ static void print_group(FILE *out, const struct palette *c, const struct problem
 	int shown = 0, not_shown = 0;
 
 	report_tally(pr, g, &tl);
-	report_score(&points, grp->points);
+	text_score(&points, grp->points);
 	fprintf(out, "  %s%s%s (%s%s%s%s): %s%d of %d passed%s, ", c->bold, grp->name, c->off,
 		grp->visibility == VIS_HIDDEN ? "hidden, " : "",
 		grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing, " : "", points.buf,
@@ -277,9 +278,9 @@ static void print_summary(FILE *out, const struct palette *c, const struct grade
 		struct strbuf sc = STRBUF_INIT;
 		report_tally(pr, -1, &tl);
 		passed += tl.passed;
-		report_score(&sc, pr->score);
+		text_score(&sc, pr->score);
 		strbuf_addstr(&sc, " / ");
-		report_score(&sc, pr->max_score);
+		text_score(&sc, pr->max_score);
 		fprintf(out, "  %-*s  %-*s  %s%-12s%s  ", idw, pr->problem->id, titlew, pr->problem->title,
 			pr->score >= pr->max_score ? c->ok : c->bad, sc.buf, c->off);
 		if (pr->build_verdict != V_CORRECT)
@@ -300,7 +301,7 @@ int report_text(FILE *out, const struct grade_result *r, const struct report_opt
 	const struct palette *c = o->color ? &colour : &plain;
 	struct strbuf sub = STRBUF_INIT;
 
-	report_clean(&sub, r->submission, 0);
+	text_clean(&sub, r->submission, 0);
 	fprintf(out, "Grading %s\n\n", sub.buf);
 	strbuf_release(&sub);
 	for (int i = 0; i < r->nproblems; i++)

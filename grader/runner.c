@@ -12,10 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "runtime/protocol.h"
 #include "sandbox.h"
-
-volatile sig_atomic_t grader_interrupted;
 
 /* how long a fresh runner may take to say hello */
 #define STARTUP_MS 5000u

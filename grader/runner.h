@@ -80,7 +80,4 @@ int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_gr
 
 void pool_free(struct pool *pool);
 
-/* Set from a signal handler: pool_run and the builds stop as soon as they can. */
-extern volatile sig_atomic_t grader_interrupted;
-
 #endif

@@ -292,27 +292,6 @@ int remove_tree(const char *path)
 	return remove_tree_at(AT_FDCWD, path);
 }
 
-void hash_init(struct hash128 *h)
-{
-	h->a = 0xcbf29ce484222325ULL;
-	h->b = 0x84222325cbf29ce4ULL;
-}
-
-void hash_add(struct hash128 *h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < len; i++) {
-		h->a = (h->a ^ p[i]) * 0x100000001b3ULL;
-		h->b = (h->b ^ p[i] ^ (h->a >> 29)) * 0x9e3779b97f4a7c15ULL;
-	}
-}
-
-void hash_hex(const struct hash128 *h, char out[33])
-{
-	snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->a,
-		 (unsigned long long)h->b);
-}
-
 uint64_t now_us(void)
 {
 	struct timespec ts;

@@ -76,14 +76,6 @@ int mkdir_p(const char *path, unsigned mode);
 /* rm -rf that never follows symbolic links; 0 or -1 */
 int remove_tree(const char *path);
 
-/* 128-bit FNV-1a style digest as 32 hex characters; feed with hash_add. */
-struct hash128 {
-	uint64_t a, b;
-};
-void hash_init(struct hash128 *h);
-void hash_add(struct hash128 *h, const void *data, size_t len);
-void hash_hex(const struct hash128 *h, char out[33]);
-
 /* Monotonic clock in microseconds. */
 uint64_t now_us(void);
 

@@ -34,10 +34,11 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/pack.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 trap 'exit 130' INT TERM HUP
 root=$stage/$name
-mkdir -p "$root/grader/runtime" "$root/tools" "$root/problems" "$root/.github/workflows"
+mkdir -p "$root/grader/runtime" "$root/grader/cmd" "$root/tools" "$root/problems" "$root/.github/workflows"
 
 cp Makefile "$root/"
 cp grader/*.c grader/*.h "$root/grader/"
+cp grader/cmd/*.c grader/cmd/*.h "$root/grader/cmd/"
 cp grader/runtime/*.c grader/runtime/*.h "$root/grader/runtime/"
 cp tools/deps.sh tools/embed.sh "$root/tools/"
 mkdir "$root/student_template"

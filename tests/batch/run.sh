@@ -131,7 +131,7 @@ for r in rows[1:]:
     else:
         check("no report files for %s" % r[0], not os.path.exists(j) and not os.path.exists(t))
     st = json.load(open(os.path.join(out, "state", r[0] + ".json")))
-    check("state/%s.json: fingerprint and status" % r[0], len(st["fingerprint"]) == 32 and st["status"] == e[3])
+    check("state/%s.json: fingerprint and status" % r[0], len(st["fingerprint"]) == 64 and st["status"] == e[3])
 sys.exit(1 if fails else 0)
 EOF
 rc=$?

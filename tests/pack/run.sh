@@ -52,7 +52,7 @@ if [ $# -eq 1 ] && [ -d "$1" ]; then ok "one top directory: $(basename "$1")"; e
 root=$1
 
 missing=""
-for f in README.md Makefile grader/main.c grader/runtime/runtime.c tools/deps.sh tools/embed.sh \
+for f in README.md Makefile grader/cmd/main.c grader/runtime/runtime.c tools/deps.sh tools/embed.sh \
 	student_template/README.md student_template/p1.c .github/workflows/grade.yml .github/grade.sh .gitlab-ci.yml \
 	Dockerfile .devcontainer/devcontainer.json; do
 	[ -f "$root/$f" ] || missing="$missing $f"
@@ -90,7 +90,7 @@ fi
 # every reference line of 20+ characters that no file the pack may hold
 # (the template, the grader's sources, the tools) shares; lines compared
 # whole, leading and trailing blanks ignored
-cat student_template/*.c grader/*.c grader/*.h grader/runtime/* tools/*.sh Makefile |
+cat student_template/*.c grader/*.c grader/*.h grader/cmd/* grader/runtime/* tools/*.sh Makefile |
 	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/shipped.lines"
 find "$root" -type f -exec cat {} + | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/pack.lines"
 for ref in reference/*.c; do

@@ -97,7 +97,7 @@ static void test_full_structure(void **state)
 	assert_string_equal(p.title, "Every feature");
 	assert_string_equal(p.source, "full.c");
 	assert_non_null(strstr(p.path, "good/full.yaml"));
-	assert_int_equal(strlen(p.digest), 32);
+	assert_int_equal(strlen(p.digest), 64);
 	assert_null(p.equivalent_to);
 
 	assert_int_equal(p.nfuncs, 3);

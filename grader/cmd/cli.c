@@ -240,6 +240,7 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 	o->jobs = cli->jobs;
 	o->reference_dir = cli->reference;
 	o->cache_dir = cli->cache;
+	o->log = stderr;
 }
 
 /* Write every requested report.  Returns 0, or -1 when one could not be written. */

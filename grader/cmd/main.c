@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "report.h"
-#include "runner.h"
+#include "interrupt.h"
 #include "sandbox.h"
 #include "version.h"
 
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 		cli_release(&cli);
 		return GRADER_EXIT_OK;
 	}
-	engine_handle_signals();
+	interrupt_handle_signals();
 	ret = cmd->run(&cli);
 	cli_release(&cli);
 	if (grader_interrupted)

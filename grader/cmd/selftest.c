@@ -62,7 +62,7 @@ static int check_equivalent(struct cli *cli, struct engine *e, int pi)
 	one.dir = e->opts.set->dir;
 	cli_engine_options(cli, &opts, &one);
 	opts.only = NULL;
-	opts.quiet = true;
+	opts.log = NULL;
 	if (engine_init(&e2, &opts, &err, &usage) < 0) {
 		printf("FAIL %s: %s\n", p->id, err.buf);
 		bad = 1;

@@ -1,0 +1,49 @@
+/*
+ * batch_student.h - grade one student of a batch and write that student's
+ * files:
+ *
+ *   OUTDIR/students/<id>.json   report_json (the single-grading contract)
+ *   OUTDIR/students/<id>.txt    report_text, no colour
+ *   OUTDIR/state/<id>.json      written last: the student is then done
+ *
+ * An archive is unpacked into the engine's scratch space first (unsafe
+ * archives are refused, batch_archive.h); the folder graded is the first
+ * one, going down single subfolders, that holds a problem file.  A student
+ * who cannot be graded at all (an unusable entry, a refused archive, a
+ * grader failure) gets a state record saying why and no reports.
+ *
+ * Ownership: everything is borrowed from the caller; nothing is kept.
+ */
+#ifndef GRADER_BATCH_STUDENT_H
+#define GRADER_BATCH_STUDENT_H
+
+#include <stdbool.h>
+
+#include "batch_class.h"
+#include "engine.h"
+#include "gradebook.h"
+#include "report.h"
+
+/* Where one student's files go, and how the reports look. */
+struct batch_output {
+	const char *outdir;
+	const struct batch_manifest *manifest;
+	const struct report_options *report;
+};
+
+/*
+ * Grade s with e (its scratch space is used for unpacking) and write its
+ * files.  Returns 0 when the student is done (graded, or recorded as not
+ * gradable), or -1 when interrupted (nothing recorded).
+ */
+int batch_student_grade(const struct batch_output *out, const struct student *s, struct engine *e);
+
+/*
+ * Record that s could not be graded: state/<id>.json with status
+ * "error: <reason>" (retry: --resume tries again), stale reports removed.
+ * 0, or -1 with a message in err.
+ */
+int batch_student_fail(const struct batch_output *out, const struct student *s, const char *reason, bool retry,
+		       struct strbuf *err);
+
+#endif

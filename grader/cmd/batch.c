@@ -1,0 +1,124 @@
+/*
+ * cmd/batch.c - `grader batch` and `grader merge` (batch.h does the work).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "cli.h"
+#include "interrupt.h"
+#include "sandbox.h"
+#include "text.h"
+
+/* GRADER_BATCH_TIMEOUT: the per-student deadline in seconds (the tests' hung worker); 0 when unset. */
+static double deadline_from_env(void)
+{
+	const char *env = getenv("GRADER_BATCH_TIMEOUT");
+	char *end;
+	double v;
+	if (!env || !*env)
+		return 0;
+	v = strtod(env, &end);
+	if (!*end && v > 0)
+		return v;
+	warning("ignoring GRADER_BATCH_TIMEOUT='%s' (seconds expected)", env);
+	return 0;
+}
+
+static void print_notes(const struct strbuf *notes)
+{
+	for (const char *p = notes->buf; *p;) {
+		size_t l = strcspn(p, "\n");
+		warning("%.*s", (int)l, p);
+		p += l + (p[l] == '\n');
+	}
+}
+
+static void print_summary(const char *outdir, const struct batch_summary *s)
+{
+	struct strbuf took = STRBUF_INIT;
+	text_duration(&took, s->seconds);
+	fprintf(stderr, "grader: %d of %d student%s graded", s->totals.graded, s->totals.students,
+		s->totals.students == 1 ? "" : "s");
+	if (s->totals.errors)
+		fprintf(stderr, " (%d row%s with status 'error: ...')", s->totals.errors, s->totals.errors == 1 ? "" : "s");
+	fprintf(stderr, " in %s; wrote %s/grades.csv and %s/summary.html\n", took.buf, outdir, outdir);
+	strbuf_release(&took);
+}
+
+int cmd_batch(struct cli *cli)
+{
+	struct problem_set set = PROBLEM_SET_INIT;
+	struct batch_options o;
+	struct batch_summary sum;
+	struct strbuf err = STRBUF_INIT, notes = STRBUF_INIT;
+	bool usage = false;
+	int ret = GRADER_EXIT_INTERNAL;
+
+	if (cli->nargs != 1 || !cli->output) {
+		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
+		      "[--reference DIR] [--only IDS]");
+		return GRADER_EXIT_USAGE;
+	}
+	if (cli_load_problems(cli, &set) < 0)
+		return GRADER_EXIT_USAGE;
+	memset(&o, 0, sizeof(o));
+	o.submissions = cli->args[0];
+	o.outdir = cli->output;
+	cli_engine_options(cli, &o.engine, &set);
+	o.engine.jobs = 0;
+	o.jobs = cli->jobs;
+	o.resume = cli->resume;
+	o.shard_index = cli->shard_index;
+	o.shard_count = cli->shard_count;
+	o.show_hidden = cli->show_hidden;
+	o.verbose = cli->verbose;
+	o.deadline_s = deadline_from_env();
+	o.progress = stderr;
+	sandbox_warn_once(SANDBOX_CLASS);
+	if (batch_grade(&o, &sum, &notes, &err, &usage) < 0) {
+		print_notes(&notes);
+		if (grader_interrupted) {
+			ret = 130;
+			error("interrupted: the students graded so far are saved in '%s'; run the same command "
+			      "with --resume to finish", o.outdir);
+		} else {
+			error("%s", err.buf);
+			ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+		}
+		goto cleanup;
+	}
+	print_notes(&notes);
+	print_summary(o.outdir, &sum);
+	ret = sum.totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
+cleanup:
+	problem_set_release(&set); /* after batch_grade: its engine borrowed the set */
+	strbuf_release(&err);
+	strbuf_release(&notes);
+	return ret;
+}
+
+int cmd_merge(struct cli *cli)
+{
+	struct gradebook_totals totals;
+	struct strbuf err = STRBUF_INIT;
+	bool usage = false;
+	int ret;
+
+	if (cli->nargs < 1 || !cli->output) {
+		error("usage: grader merge OUTDIR... -o MERGED");
+		return GRADER_EXIT_USAGE;
+	}
+	if (batch_merge(cli->args, cli->nargs, cli->output, &totals, &err, &usage) < 0) {
+		error("%s", err.buf);
+		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+	} else {
+		fprintf(stderr, "grader: merged %d shard%s: %d of %d student%s graded; wrote %s/grades.csv and "
+			"%s/summary.html\n", cli->nargs, cli->nargs == 1 ? "" : "s", totals.graded, totals.students,
+			totals.students == 1 ? "" : "s", cli->output, cli->output);
+		ret = totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
+	}
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""check-house.py - the house rules of grader/ that a reader can check by eye,
+checked by a program (tests/house/run.sh runs it in `make test`).
+
+  1. No function in grader/ is longer than MAX_LINES lines (its body from the
+     line of its opening brace to its closing brace).
+  2. The library (grader/, not grader/cmd/) never includes a header of the
+     command layer (cli.h), and no library module calls the top-level
+     helpers that decide exit codes (die() aside, which allocators use).
+  3. No library module calls back into a module that calls it: the modules,
+     linked by "a.c calls a function b.c defines", form no cycle.
+
+Functions are found the way the code is written here (kernel style): a
+definition starts at column 0 with its return type and name, its body opens
+with "{" alone at column 0 and closes with "}" alone at column 0.
+
+usage: check-house.py [DIR]   (default: grader)
+Prints "ok - ..." / "not ok - ..." lines and "N passed, M failed".
+"""
+import os
+import re
+import sys
+
+MAX_LINES = 100
+COMMAND_HEADERS = {"cli.h"}
+
+
+def functions(path):
+    """(name, first line, length) of every function defined in path."""
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    found = []
+    for i, line in enumerate(lines):
+        if line != "{":
+            continue
+        # the signature: the nearest line above at column 0 with an opening parenthesis
+        j = i - 1
+        while j >= 0 and not re.match(r"^[A-Za-z_].*\(", lines[j]):
+            j -= 1
+        if j < 0:
+            continue
+        m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", lines[j])
+        end = i + 1
+        while end < len(lines) and lines[end] != "}":
+            end += 1
+        found.append((m.group(1) if m else "?", j + 1, end - i + 1))
+    return found
+
+
+def includes(path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    return re.findall(r'^#include\s+"([^"]+)"', text, re.M)
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "grader"
+    passed = failed = 0
+
+    def say(ok, what):
+        nonlocal passed, failed
+        print(("ok - " if ok else "not ok - ") + what)
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+
+    sources = []
+    for dirpath, _, names in os.walk(root):
+        for n in sorted(names):
+            if n.endswith((".c", ".h")):
+                sources.append(os.path.join(dirpath, n))
+    sources.sort()
+    library = [s for s in sources if os.sep + "cmd" + os.sep not in s]
+
+    long_ones = []
+    for s in sources:
+        if s.endswith(".c"):
+            for name, line, length in functions(s):
+                if length > MAX_LINES:
+                    long_ones.append("%s:%d %s (%d lines)" % (s, line, name, length))
+    say(not long_ones, "no function in %s/ is over %d lines%s" % (
+        root, MAX_LINES, "" if not long_ones else ": " + "; ".join(long_ones)))
+
+    bad = ["%s includes %s" % (s, h) for s in library for h in includes(s) if os.path.basename(h) in COMMAND_HEADERS]
+    say(not bad, "the library includes no header of the command layer%s" % ("" if not bad else ": " + "; ".join(bad)))
+
+    # module graph over the library's .c files, by calls: module a uses module b
+    # when a.c calls a function that b.c defines (not static)
+    defined = {}
+    for s in library:
+        if s.endswith(".c"):
+            mod = os.path.splitext(os.path.basename(s))[0]
+            text = open(s, encoding="utf-8", errors="replace").read()
+            for name, line, _ in functions(s):
+                head = text.split("\n")[line - 1]
+                if not head.startswith("static"):
+                    defined.setdefault(name, mod)
+    uses = {}
+    for s in library:
+        if not s.endswith(".c"):
+            continue
+        a = os.path.splitext(os.path.basename(s))[0]
+        text = re.sub(r"/\*.*?\*/", "", open(s, encoding="utf-8", errors="replace").read(), flags=re.S)
+        text = re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+        called = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(", text))
+        uses[a] = {defined[c] for c in called if c in defined} - {a}
+    cycles = []
+    def dfs(start, node, path):
+        for nxt in sorted(uses.get(node, ())):
+            if nxt == start:
+                cycles.append(" -> ".join(path + [start]))
+            elif nxt not in path and nxt > start:
+                dfs(start, nxt, path + [nxt])
+    for m in sorted(uses):
+        dfs(m, m, [m])
+    say(not cycles, "no library modules call each other in a cycle%s" % (
+        "" if not cycles else ": " + "; ".join(cycles)))
+
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
