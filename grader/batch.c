@@ -3,6 +3,7 @@
  * callbacks, progress, and merging shards.
  */
 #define _GNU_SOURCE
+#include "reference.h"
 #include "batch.h"
 
 #include <dirent.h>
@@ -289,7 +290,7 @@ static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
 		goto cleanup;
 	}
 	/* the parent's reference answers, inherited through fork, become this engine's */
-	engine_adopt_reference(e, &r->engine);
+	reference_adopt(e, &r->engine);
 	*state = e;
 	ret = 0;
 cleanup:
@@ -530,7 +531,7 @@ static int start_engine(struct run *r, struct strbuf *err, bool *usage)
 	opts.extra_hidden = hidden;
 	if (engine_init(&r->engine, &opts, err, usage) < 0)
 		return -1;
-	return engine_load_reference(&r->engine, err);
+	return reference_load(&r->engine, err);
 }
 
 /*

@@ -2,6 +2,7 @@
  * batch_class.c - see batch_class.h.
  */
 #define _GNU_SOURCE
+#include "reference.h"
 #include "batch_class.h"
 
 #include <dirent.h>
@@ -203,18 +204,9 @@ void class_problem_key(const struct engine *e, bool show_hidden, bool verbose, c
 	digest_add(&h, flags, strlen(flags) + 1);
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];
-		char *file = build_find_source(e->opts.reference_dir, p->source);
-		digest_add(&h, p->id, strlen(p->id) + 1);
-		digest_add(&h, p->digest, sizeof(p->digest));
-		if (file) {
-			struct strbuf src = STRBUF_INIT;
-			char *path = xasprintf("%s/%s", e->opts.reference_dir, file);
-			if (read_file(&src, path) == 0)
-				digest_add(&h, src.buf, src.len);
-			strbuf_release(&src);
-			free(path);
-			free(file);
-		}
+		digest_add_str(&h, p->id);
+		digest_add_str(&h, p->digest);
+		reference_key_add(e, p, &h);
 		digest_add(&h, "\n", 1);
 	}
 	digest_hex(&h, out);

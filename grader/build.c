@@ -19,11 +19,9 @@
 #include "interrupt.h"
 #include "sandbox.h"
 #include "stub.h"
-#include "text.h"
 
 #define MAX_SOURCE_BYTES (1u << 20)
 #define COMPILER_OUTPUT_CAP (64u << 10)
-#define MESSAGE_LINES 20
 
 static char *const compiler_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TMPDIR=.", NULL };
 
@@ -493,8 +491,11 @@ static int prepare(const struct build_env *env, const struct problem *p, const c
 	pd->dir = xasprintf("%s/build-%s", env->scratch, p->id);
 	r->source = build_find_source(submission_dir, p->source);
 	if (!r->source) {
-		r->status = BUILD_MISSING_FILE;
-		r->message = xasprintf("no file '%s' in your submission", p->source);
+		struct build_facts f;
+		memset(&f, 0, sizeof(f));
+		f.missing = true;
+		f.source = p->source;
+		r->status = verdict_of_build(&f, &r->message);
 		goto cleanup;
 	}
 	if (mkdir(pd->dir, 0755) < 0 || give_to_sandbox(pd->dir) < 0) {
@@ -505,8 +506,11 @@ static int prepare(const struct build_env *env, const struct problem *p, const c
 	from = xasprintf("%s/%s", submission_dir, r->source);
 	to = xasprintf("%s/%s", pd->dir, p->source);
 	if (copy_source(from, to, &msg) < 0) {
-		r->status = BUILD_COMPILE_ERROR;
-		r->message = xasprintf("'%s': %s", r->source, msg.buf);
+		struct build_facts f;
+		memset(&f, 0, sizeof(f));
+		f.source = r->source;
+		f.copy_error = msg.buf;
+		r->status = verdict_of_build(&f, &r->message);
 		goto cleanup;
 	}
 	stub_generate(&sb, p);
@@ -551,76 +555,53 @@ cleanup:
 	return ret;
 }
 
+/* The required declarations, one a line, for a compile error's message. */
+static char *signatures(const struct problem *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < p->nfuncs; i++) {
+		strbuf_addstr(&sb, "  ");
+		signature_format(&sb, &p->funcs[i]);
+		strbuf_addch(&sb, '\n');
+	}
+	return strbuf_detach(&sb);
+}
+
+/* The compiler has finished: gather what it and the ELF inspection found, and let verdict.c decide. */
 static void finish(const struct build_env *env, const struct problem *p, struct build_result *r,
 		   struct pending *pd)
 {
-	struct strbuf msg = STRBUF_INIT, forbidden = STRBUF_INIT, clashes = STRBUF_INIT;
+	struct strbuf forbidden = STRBUF_INIT, clashes = STRBUF_INIT;
 	char *runner = xasprintf("%s/runner", pd->dir);
 	char *runtime_o = xasprintf("%s/runtime.o", env->runtime_dir);
+	char *sigs = signatures(p);
 	struct job *j = &pd->job;
+	struct build_facts f;
 
+	memset(&f, 0, sizeof(f));
 	r->compile_ms = (unsigned)((now_us() - j->started) / 1000);
-	if (j->interrupted) {
-		r->status = BUILD_INTERNAL;
-		r->message = xstrdup("interrupted while compiling");
-		goto cleanup;
+	f.source = r->source;
+	f.interrupted = j->interrupted;
+	f.timed_out = j->timed_out;
+	f.status = j->status;
+	f.output = j->output.buf;
+	f.cpu_limit_s = env->compile_cpu_s;
+	f.wall_limit_ms = env->compile_wall_ms;
+	f.signatures = sigs;
+	f.memory_limit_bytes = (unsigned long long)problem_max_memory_mb(p) << 20;
+	if (!f.interrupted && !f.timed_out && WIFEXITED(j->status) && !WEXITSTATUS(j->status))
+		f.inspected = inspect_elf(runner, runtime_o, &f.static_bytes, &forbidden, &clashes) == 0;
+	f.forbidden = forbidden.buf;
+	f.clashes = clashes.buf;
+	r->static_bytes = f.static_bytes;
+	r->status = verdict_of_build(&f, &r->message);
+	if (r->status == BUILD_OK) {
+		r->runner = runner;
+		runner = NULL;
 	}
-	if (j->timed_out) {
-		r->status = BUILD_COMPILE_ERROR;
-		r->message = xasprintf("compiling '%s' took longer than the compiler's time limit (%u s)",
-				       r->source, (env->compile_wall_ms + 999) / 1000);
-		goto cleanup;
-	}
-	if (WIFSIGNALED(j->status) && (WTERMSIG(j->status) == SIGKILL || WTERMSIG(j->status) == SIGXCPU)) {
-		r->status = BUILD_COMPILE_ERROR;
-		r->message = xasprintf("compiling '%s' used more than the compiler's CPU time limit (%u s) "
-				       "or was killed", r->source, env->compile_cpu_s);
-		goto cleanup;
-	}
-	if (!WIFEXITED(j->status) || WEXITSTATUS(j->status)) {
-		r->status = BUILD_COMPILE_ERROR;
-		strbuf_addf(&msg, "'%s' does not compile:\n", r->source);
-		text_first_lines(&msg, j->output.buf, MESSAGE_LINES, "[... more compiler output cut ...]");
-		if (strstr(j->output.buf, "conflicting types") || strstr(j->output.buf, "grader_decls.h")) {
-			strbuf_addstr(&msg, "The required signatures are:\n");
-			for (int i = 0; i < p->nfuncs; i++) {
-				strbuf_addstr(&msg, "  ");
-				signature_format(&msg, &p->funcs[i]);
-				strbuf_addch(&msg, '\n');
-			}
-		}
-		r->message = strbuf_detach(&msg);
-		goto cleanup;
-	}
-	if (inspect_elf(runner, runtime_o, &r->static_bytes, &forbidden, &clashes) < 0) {
-		r->status = BUILD_INTERNAL;
-		r->message = xasprintf("cannot inspect the built runner '%s'", runner);
-		goto cleanup;
-	}
-	if (forbidden.len) {
-		r->status = BUILD_FORBIDDEN;
-		r->message = strbuf_detach(&forbidden);
-		goto cleanup;
-	}
-	if (clashes.len) {
-		r->status = BUILD_COMPILE_ERROR;
-		r->message = xasprintf("'%s' defines %s, with the name of a C library function the grader's "
-				       "runner calls itself: rename it, or make it static", r->source, clashes.buf);
-		goto cleanup;
-	}
-	if (r->static_bytes > ((unsigned long long)problem_max_memory_mb(p) << 20)) {
-		r->status = BUILD_TOO_BIG;
-		r->message = xasprintf("the program's static data needs %llu MiB, above the memory limit of %u MiB",
-				       r->static_bytes >> 20, problem_max_memory_mb(p));
-		goto cleanup;
-	}
-	r->status = BUILD_OK;
-	r->runner = runner;
-	runner = NULL;
-cleanup:
 	free(runner);
 	free(runtime_o);
-	strbuf_release(&msg);
+	free(sigs);
 	strbuf_release(&forbidden);
 	strbuf_release(&clashes);
 }

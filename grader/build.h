@@ -18,15 +18,7 @@
 #define GRADER_BUILD_H
 
 #include "problem.h"
-
-enum build_status {
-	BUILD_OK,
-	BUILD_MISSING_FILE,    /* no such file in the submission */
-	BUILD_COMPILE_ERROR,
-	BUILD_FORBIDDEN,       /* e.g. an ifunc resolver */
-	BUILD_TOO_BIG,         /* static data above the memory limit */
-	BUILD_INTERNAL,        /* the grader could not build (not the student's fault) */
-};
+#include "verdict.h"
 
 struct build_result {
 	enum build_status status;

@@ -14,7 +14,7 @@
 #include "interrupt.h"
 #include "runner.h"
 #include "sandbox.h"
-#include "version.h"
+#include "verdict.h"
 
 static char *default_cache_dir(void)
 {
@@ -27,8 +27,7 @@ static char *default_cache_dir(void)
 	return xasprintf("/tmp/combgrader-cache-%ld", (long)getuid());
 }
 
-__attribute__((format(printf, 2, 3)))
-static void note(const struct engine *e, const char *fmt, ...)
+void engine_log(const struct engine *e, const char *fmt, ...)
 {
 	va_list ap;
 	if (!e->opts.log)
@@ -111,7 +110,7 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 		tmp = "/tmp";
 	if (!sandbox_can_enter(tmp)) {
 		/* the compiler and runners run as nobody: they must reach the scratch space */
-		note(e, "warning: TMPDIR '%s' cannot be entered by the sandbox user; using /tmp", tmp);
+		engine_log(e, "warning: TMPDIR '%s' cannot be entered by the sandbox user; using /tmp", tmp);
 		tmp = "/tmp";
 	}
 	tmpl = xasprintf("%s/grader.XXXXXX", tmp);
@@ -148,7 +147,7 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 
 void engine_release(struct engine *e)
 {
-	if (e->ref) {
+	if (e->ref && !e->ref_borrowed) {
 		for (int i = 0; i < e->nproblems; i++) {
 			free(e->ref[i].have);
 			free(e->ref[i].answer);
@@ -181,7 +180,7 @@ unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group)
 	if (!g->limits.cpu_factor)
 		return g->limits.cpu_ms ? g->limits.cpu_ms : DEFAULT_CPU_MS;
 	if (!e->ref_loaded)
-		return 20000; /* measuring the reference itself: generous */
+		return MEASURE_CPU_MS; /* before the reference's times are known: generous */
 	for (int k = g->first_case; k < g->first_case + g->ncases; k++)
 		if (e->ref[problem_index].have[k] && e->ref[problem_index].time_us[k] > slowest_us)
 			slowest_us = e->ref[problem_index].time_us[k];
@@ -193,15 +192,108 @@ unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group)
 	return (unsigned)(ms + 0.999);
 }
 
-/* ---- grading ---- */
+/* ---- grading: build, plan, run, collect ---- */
 
-struct judge_ctx {
-	struct engine *e;
-	const struct run_task *tasks;
-	int *task_problem;   /* per task: index into e->problems */
-	int *task_case;      /* per task: case index */
-	bool reference_mode;
+#define SKIPPED_MESSAGE "not run: an earlier test of this all-or-nothing group failed"
+
+/* A submission's tests, planned: one run task per case of every problem that built. */
+struct plan {
+	struct run_task *tasks;
+	int ntasks;
+	int *problem, *kase;         /* per task: index into e->problems, and the case */
+	int *first_task;             /* per problem: its first task, or -1 when it did not build */
+	struct judgement *judged;    /* per task, once finished */
 };
+
+/* How the limits of a planned test are set. */
+struct limits_policy {
+	unsigned (*cpu)(const struct engine *e, int pi, int g);
+	unsigned (*wall)(const struct group *g, unsigned cpu_ms);
+};
+
+/* Build every selected problem of dir in its own part of the scratch space (*tag, removed by the caller). */
+static int build_submission(struct engine *e, const char *dir, struct build_result **builds, char **tag,
+			    struct strbuf *err)
+{
+	struct build_env env = e->env;
+	*builds = xcalloc((size_t)e->nproblems + 1, sizeof(**builds));
+	*tag = xasprintf("%s/s%d", e->scratch, e->submissions++);
+	if (mkdir(*tag, 0711) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", *tag, strerror(errno));
+		return -1;
+	}
+	env.scratch = *tag;
+	build_all(&env, e->problems, e->nproblems, dir, *builds, e->opts.jobs);
+	return 0;
+}
+
+static void plan_release(struct plan *plan)
+{
+	for (int i = 0; i < plan->ntasks; i++) {
+		run_task_release(&plan->tasks[i]);
+		if (plan->judged)
+			judgement_release(&plan->judged[i]);
+	}
+	free(plan->tasks);
+	free(plan->problem);
+	free(plan->kase);
+	free(plan->first_task);
+	free(plan->judged);
+	memset(plan, 0, sizeof(*plan));
+}
+
+static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, const char *runner,
+		      const unsigned *cpu, const struct limits_policy *lp)
+{
+	const struct problem *p = e->problems[pi];
+	const struct test_case *tc = &p->cases[k];
+	const struct group *g = &p->groups[tc->group];
+	struct run_task *t = &plan->tasks[plan->ntasks];
+
+	t->runner = runner;
+	t->function = tc->func;
+	t->args = (struct strbuf)STRBUF_INIT;
+	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
+		value_encode(&t->args, &tc->args[a]);
+	t->cpu_ms = cpu[tc->group];
+	t->wall_ms = lp->wall(g, t->cpu_ms);
+	t->memory_mb = g->limits.memory_mb;
+	t->output_kb = g->limits.output_kb;
+	t->zygote_memory_mb = problem_max_memory_mb(p);
+	plan->problem[plan->ntasks] = pi;
+	plan->kase[plan->ntasks] = k;
+	plan->ntasks++;
+}
+
+/* One task per case of every problem that built, with the limits lp sets. */
+static void plan_tests(const struct engine *e, const struct build_result *builds, const struct limits_policy *lp,
+		       struct plan *plan)
+{
+	int n = 0;
+	memset(plan, 0, sizeof(*plan));
+	for (int i = 0; i < e->nproblems; i++)
+		if (builds[i].status == BUILD_OK)
+			n += e->problems[i]->ncases;
+	plan->tasks = xcalloc((size_t)n + 1, sizeof(*plan->tasks));
+	plan->problem = xcalloc((size_t)n + 1, sizeof(int));
+	plan->kase = xcalloc((size_t)n + 1, sizeof(int));
+	plan->judged = xcalloc((size_t)n + 1, sizeof(*plan->judged));
+	plan->first_task = xcalloc((size_t)e->nproblems + 1, sizeof(int));
+	for (int i = 0; i < e->nproblems; i++) {
+		const struct problem *p = e->problems[i];
+		unsigned *cpu;
+		plan->first_task[i] = -1;
+		if (builds[i].status != BUILD_OK)
+			continue;
+		cpu = xcalloc((size_t)p->ngroups + 1, sizeof(*cpu));
+		for (int g = 0; g < p->ngroups; g++)
+			cpu[g] = lp->cpu(e, i, g);
+		plan->first_task[i] = plan->ntasks;
+		for (int k = 0; k < p->ncases; k++)
+			plan_task(e, plan, i, k, builds[i].runner, cpu, lp);
+		free(cpu);
+	}
+}
 
 static bool expected_for(const struct engine *e, int pi, int k, long long *out)
 {
@@ -217,191 +309,215 @@ static bool expected_for(const struct engine *e, int pi, int k, long long *out)
 	return false;
 }
 
-/* pool_run's callback: is this answered task right?  (Used to stop all-or-nothing groups early.) */
-static bool judge_task(const struct run_task *t, void *vctx)
+/* The verdict of a finished task: its facts judged, and compared when grading. */
+static void judge_task(const struct engine *e, struct plan *plan, int i, bool compare)
 {
-	struct judge_ctx *ctx = vctx;
-	int idx = (int)(t - ctx->tasks);
-	long long expected;
-	if (!expected_for(ctx->e, ctx->task_problem[idx], ctx->task_case[idx], &expected))
-		return false;
-	return value_answer_equal(ctx->e->problems[ctx->task_problem[idx]]->funcs[t->function].ret, expected, t->answer);
-}
+	const struct problem *p = e->problems[plan->problem[i]];
+	const struct signature *sig = &p->funcs[p->cases[plan->kase[i]].func];
+	struct judgement *j = &plan->judged[i];
+	long long expected = 0;
 
-static enum verdict build_verdict(enum build_status s)
-{
-	switch (s) {
-	case BUILD_OK:
-		return V_CORRECT;
-	case BUILD_MISSING_FILE:
-		return V_MISSING;
-	case BUILD_COMPILE_ERROR:
-		return V_COMPILER_ERROR;
-	case BUILD_FORBIDDEN:
-		return V_FORBIDDEN;
-	case BUILD_TOO_BIG:
-		return V_MEMORY_LIMIT;
-	case BUILD_INTERNAL:
-		return V_JUDGE_ERROR;
+	verdict_of_run(j, &plan->tasks[i], sig);
+	if (compare) {
+		bool have = expected_for(e, plan->problem[i], plan->kase[i], &expected);
+		verdict_compare(j, sig, have, expected);
 	}
-	return V_JUDGE_ERROR;
 }
 
-static int grade_dir(struct engine *e, const char *dir, bool reference_mode, struct grade_result *out,
-		     struct strbuf *err)
+static void skip_task(struct plan *plan, int i)
 {
-	struct build_result *builds = xcalloc((size_t)e->nproblems + 1, sizeof(*builds));
-	struct run_task *tasks = NULL;
-	struct judge_ctx ctx = { e, NULL, NULL, NULL, reference_mode };
-	struct pool *pool = NULL;
-	struct build_env env = e->env;
-	char *tag = NULL;
-	int ntasks = 0, ret = -1, group_keys = 0;
-	uint64_t started = now_us();
+	struct judgement *j = &plan->judged[i];
+	judgement_release(j);
+	memset(j, 0, sizeof(*j));
+	j->verdict = V_SKIPPED;
+	j->message = xstrdup(SKIPPED_MESSAGE);
+	free(plan->tasks[i].facts.output);
+	plan->tasks[i].facts.output = NULL;
+	memset(&plan->tasks[i].facts.report, 0, sizeof(plan->tasks[i].facts.report));
+	plan->tasks[i].facts.wall_ms = 0;
+}
 
+/*
+ * The all-or-nothing policy, as the pool's client: tests in file order;
+ * once a test of an all-or-nothing group fails, the rest of that group is
+ * not run.
+ */
+struct grading {
+	const struct engine *e;
+	struct plan *plan;
+	int next;
+	bool compare;            /* false: measuring (no expected values, nothing skipped) */
+	bool *group_failed;      /* by group_base[problem] + group */
+	int *group_base;
+};
+
+static bool all_or_nothing(const struct grading *g, int task, bool **failed)
+{
+	const struct problem *p = g->e->problems[g->plan->problem[task]];
+	int group = p->cases[g->plan->kase[task]].group;
+	*failed = &g->group_failed[g->group_base[g->plan->problem[task]] + group];
+	return g->compare && p->groups[group].scoring == SCORE_ALL_OR_NOTHING;
+}
+
+static int grading_next(void *ctx)
+{
+	struct grading *g = ctx;
+	while (g->next < g->plan->ntasks) {
+		int i = g->next++;
+		bool *failed;
+		if (all_or_nothing(g, i, &failed) && *failed) {
+			skip_task(g->plan, i);
+			continue;
+		}
+		return i;
+	}
+	return -1;
+}
+
+static void grading_finished(void *ctx, int i)
+{
+	struct grading *g = ctx;
+	bool *failed;
+	judge_task(g->e, g->plan, i, g->compare);
+	if (all_or_nothing(g, i, &failed) && g->plan->judged[i].verdict != V_CORRECT)
+		*failed = true;
+}
+
+/*
+ * With several slots, tests of an all-or-nothing group after its first
+ * failure may already have run when the failure came in.  Make the verdicts
+ * independent of -j and timing: in file order, everything after a group's
+ * first failure is skipped, whatever it did.
+ */
+static void settle_groups(struct grading *g)
+{
+	int ngroups = g->group_base[g->e->nproblems];
+	memset(g->group_failed, 0, (size_t)ngroups + 1);
+	for (int i = 0; i < g->plan->ntasks; i++) {
+		bool *failed;
+		if (!all_or_nothing(g, i, &failed))
+			continue;
+		if (*failed && g->plan->judged[i].verdict != V_SKIPPED)
+			skip_task(g->plan, i);
+		else if (g->plan->judged[i].verdict != V_CORRECT)
+			*failed = true;
+	}
+}
+
+/* Run the plan on a fresh pool; compare: grading (expected values, all-or-nothing) or measuring. */
+static int run_plan(struct engine *e, struct plan *plan, bool compare, struct strbuf *err)
+{
+	struct grading g = { e, plan, 0, compare, NULL, NULL };
+	struct pool_client client = { grading_next, grading_finished, &g };
+	struct pool *pool;
+	int ret;
+
+	g.group_base = xcalloc((size_t)e->nproblems + 1, sizeof(int));
+	for (int i = 0; i < e->nproblems; i++)
+		g.group_base[i + 1] = g.group_base[i] + e->problems[i]->ngroups;
+	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
+	pool = pool_new(e->opts.jobs, &e->filters, e->workdir, (const char *const *)e->hidden);
+	ret = pool_run(pool, plan->tasks, &client);
+	pool_free(pool);
+	if (ret < 0 && !grader_interrupted)
+		strbuf_addstr(err, "the grader's event loop failed");
+	if (ret == 0 && compare)
+		settle_groups(&g);
+	free(g.group_base);
+	free(g.group_failed);
+	return ret;
+}
+
+/* The result of one test of a problem that built, from its task. */
+static void collect_test(struct test_result *tr, struct plan *plan, int i, const struct engine *e)
+{
+	struct run_task *t = &plan->tasks[i];
+	struct judgement *j = &plan->judged[i];
+
+	tr->verdict = j->verdict;
+	tr->message = j->message;
+	j->message = NULL;
+	tr->time_ms = j->cpu_ms;
+	tr->peak_kb = j->peak_kb;
+	tr->wall_ms = t->facts.wall_ms;
+	tr->limit_ms = t->cpu_ms;
+	tr->output = t->facts.output;
+	t->facts.output = NULL;
+	tr->output_total = t->facts.report.output_total;
+	tr->has_actual = j->answered;
+	tr->actual = j->answer;
+	if (tr->has_actual)
+		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);
+}
+
+/* Every test of a problem that did not build gets the build's verdict. */
+static void collect_unbuilt(struct problem_result *pr, const struct build_result *b)
+{
+	for (int k = 0; k < pr->ntests; k++) {
+		struct test_result *tr = &pr->tests[k];
+		tr->verdict = pr->build_verdict;
+		tr->message = xstrdup(b->status == BUILD_MISSING_FILE ? b->message
+				      : b->status == BUILD_COMPILE_ERROR ? "the file does not compile (see the compiler output)"
+				      : b->message ? b->message : "not built");
+	}
+}
+
+static void collect(const struct engine *e, const struct build_result *builds, struct plan *plan,
+		    struct grade_result *out)
+{
+	for (int i = 0; i < e->nproblems; i++) {
+		const struct problem *p = e->problems[i];
+		struct problem_result *pr = &out->problems[i];
+		const struct build_result *b = &builds[i];
+		pr->problem = p;
+		pr->ntests = p->ncases;
+		pr->tests = xcalloc((size_t)p->ncases + 1, sizeof(*pr->tests));
+		for (int k = 0; k < p->ncases; k++)
+			pr->tests[k].tc = &p->cases[k];
+		pr->source = b->source ? xstrdup(b->source) : NULL;
+		pr->build_verdict = verdict_of_build_status(b->status);
+		pr->compile_ms = b->compile_ms;
+		if (b->status != BUILD_OK) {
+			pr->build_message = b->message ? xstrdup(b->message) : NULL;
+			collect_unbuilt(pr, b);
+			continue;
+		}
+		for (int k = 0; k < p->ncases; k++)
+			collect_test(&pr->tests[k], plan, plan->first_task[i] + k, e);
+	}
+	for (int i = 0; i < out->nproblems; i++)
+		for (int k = 0; k < out->problems[i].ntests; k++)
+			out->internal_error |= out->problems[i].tests[k].verdict == V_JUDGE_ERROR;
+}
+
+/* Build, plan with lp's limits, run, collect: the one way through for grading and measuring alike. */
+static int run_submission(struct engine *e, const char *dir, const struct limits_policy *lp, bool compare,
+			  struct grade_result *out, struct strbuf *err)
+{
+	struct build_result *builds = NULL;
+	struct plan plan;
+	char *tag = NULL;
+	uint64_t started = now_us();
+	int ret = -1;
+
+	memset(&plan, 0, sizeof(plan));
 	memset(out, 0, sizeof(*out));
 	out->submission = xstrdup(dir);
 	out->isolation = xstrdup(sandbox_describe());
 	out->nproblems = e->nproblems;
 	out->problems = xcalloc((size_t)e->nproblems + 1, sizeof(*out->problems));
-
-	/* each graded directory builds in its own part of the scratch space */
-	tag = xasprintf("%s/s%d", e->scratch, e->submissions++);
-	if (mkdir(tag, 0711) < 0) {
-		strbuf_addf(err, "cannot create '%s': %s", tag, strerror(errno));
+	if (build_submission(e, dir, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
-	}
-	env.scratch = tag;
-	if (build_all(&env, e->problems, e->nproblems, dir, builds, e->opts.jobs) < 0)
-		out->internal_error = true;
-	if (grader_interrupted)
+	plan_tests(e, builds, lp, &plan);
+	if (run_plan(e, &plan, compare, err) < 0)
 		goto cleanup;
-
-	for (int i = 0; i < e->nproblems; i++)
-		if (builds[i].status == BUILD_OK)
-			ntasks += e->problems[i]->ncases;
-	tasks = xcalloc((size_t)ntasks + 1, sizeof(*tasks));
-	ctx.task_problem = xcalloc((size_t)ntasks + 1, sizeof(int));
-	ctx.task_case = xcalloc((size_t)ntasks + 1, sizeof(int));
-	ntasks = 0;
-	for (int i = 0; i < e->nproblems; i++) {
-		const struct problem *p = e->problems[i];
-		unsigned zmem = problem_max_memory_mb(p);
-		unsigned *cpu = NULL;
-		if (builds[i].status != BUILD_OK) {
-			group_keys += p->ngroups;
-			continue;
-		}
-		cpu = xcalloc((size_t)p->ngroups + 1, sizeof(*cpu));
-		for (int g = 0; g < p->ngroups; g++)
-			cpu[g] = engine_cpu_limit(e, i, g);
-		for (int k = 0; k < p->ncases; k++) {
-			const struct test_case *tc = &p->cases[k];
-			const struct group *g = &p->groups[tc->group];
-			struct run_task *t = &tasks[ntasks];
-			t->runner = builds[i].runner;
-			t->function = tc->func;
-			t->function_name = p->funcs[tc->func].name;
-			t->args = (struct strbuf)STRBUF_INIT;
-			for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
-				value_encode(&t->args, &tc->args[a]);
-			t->cpu_ms = cpu[tc->group];
-			if (reference_mode && t->cpu_ms < 20000)
-				t->cpu_ms = t->cpu_ms * 10 < 20000 ? t->cpu_ms * 10 : 20000;
-			/* a backstop well above the CPU limit: it catches sleeping and stopped programs */
-			t->wall_ms = g->limits.wall_ms && !reference_mode ? g->limits.wall_ms : t->cpu_ms * 2 + 1000;
-			if (t->wall_ms < t->cpu_ms)
-				t->wall_ms = t->cpu_ms;
-			t->memory_mb = g->limits.memory_mb;
-			t->output_kb = g->limits.output_kb;
-			t->zygote_memory_mb = zmem;
-			t->group_key = g->scoring == SCORE_ALL_OR_NOTHING ? group_keys + tc->group : -1;
-			ctx.task_problem[ntasks] = i;
-			ctx.task_case[ntasks] = k;
-			ntasks++;
-		}
-		free(cpu);
-		group_keys += p->ngroups;
-	}
-	pool = pool_new(e->opts.jobs, &e->filters, e->workdir, (const char *const *)e->hidden);
-	ctx.tasks = tasks;
-	if (pool_run(pool, tasks, ntasks, !reference_mode, reference_mode ? NULL : judge_task, &ctx) < 0) {
-		if (!grader_interrupted)
-			strbuf_addstr(err, "the grader's event loop failed");
-		goto cleanup;
-	}
-
-	ntasks = 0;
-	for (int i = 0; i < e->nproblems; i++) {
-		const struct problem *p = e->problems[i];
-		struct problem_result *pr = &out->problems[i];
-		struct build_result *b = &builds[i];
-		pr->problem = p;
-		pr->ntests = p->ncases;
-		pr->tests = xcalloc((size_t)p->ncases + 1, sizeof(*pr->tests));
-		pr->source = b->source ? xstrdup(b->source) : NULL;
-		pr->build_verdict = build_verdict(b->status);
-		pr->compile_ms = b->compile_ms;
-		if (b->status != BUILD_OK) {
-			pr->build_message = b->message ? xstrdup(b->message) : NULL;
-			if (b->status == BUILD_INTERNAL)
-				out->internal_error = true;
-		}
-		for (int k = 0; k < p->ncases; k++) {
-			struct test_result *tr = &pr->tests[k];
-			tr->tc = &p->cases[k];
-			if (b->status != BUILD_OK) {
-				tr->verdict = pr->build_verdict;
-				tr->message = xstrdup(b->status == BUILD_MISSING_FILE ? b->message
-						      : b->status == BUILD_COMPILE_ERROR ? "the file does not compile (see the compiler output)"
-						      : b->message ? b->message : "not built");
-				continue;
-			}
-			{
-				struct run_task *t = &tasks[ntasks++];
-				tr->verdict = t->verdict;
-				tr->time_ms = t->cpu_used_ms;
-				tr->wall_ms = t->wall_used_ms;
-				tr->limit_ms = t->cpu_ms;
-				tr->peak_kb = t->peak_kb;
-				tr->output = t->output;
-				tr->output_total = t->output_total;
-				tr->message = t->message;
-				t->output = t->message = NULL;
-				tr->has_actual = t->answered;
-				tr->actual = t->answer;
-				if (tr->verdict == V_JUDGE_ERROR)
-					out->internal_error = true;
-				if (reference_mode || !t->answered)
-					continue;
-				tr->has_expected = expected_for(e, i, k, &tr->expected);
-				if (!tr->has_expected) {
-					tr->verdict = V_JUDGE_ERROR;
-					tr->message = xstrdup("no expected answer: the reference solution failed on this test");
-					out->internal_error = true;
-				} else if (!value_answer_equal(p->funcs[tr->tc->func].ret, tr->expected, tr->actual)) {
-					struct strbuf m = STRBUF_INIT;
-					tr->verdict = V_WRONG_ANSWER;
-					strbuf_addstr(&m, "returned ");
-					answer_format(&m, p->funcs[tr->tc->func].ret, tr->actual);
-					strbuf_addstr(&m, ", expected ");
-					answer_format(&m, p->funcs[tr->tc->func].ret, tr->expected);
-					tr->message = strbuf_detach(&m);
-				}
-			}
-		}
-	}
+	collect(e, builds, &plan, out);
 	grade_result_score(out);
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;
 cleanup:
-	pool_free(pool);
-	for (int i = 0; i < ntasks; i++)
-		run_task_release(&tasks[i]);
-	free(tasks);
-	free(ctx.task_problem);
-	free(ctx.task_case);
-	for (int i = 0; i < e->nproblems; i++)
+	plan_release(&plan);
+	for (int i = 0; builds && i < e->nproblems; i++)
 		build_result_release(&builds[i]);
 	free(builds);
 	if (tag) {
@@ -417,169 +533,35 @@ cleanup:
 	return ret;
 }
 
+/* Grading: the problem's limits; the wall-clock backstop well above the CPU limit catches sleepers. */
+static unsigned grading_wall(const struct group *g, unsigned cpu_ms)
+{
+	unsigned wall = g->limits.wall_ms ? g->limits.wall_ms : cpu_ms * 2 + 1000;
+	return wall < cpu_ms ? cpu_ms : wall;
+}
+
 int engine_grade(struct engine *e, const char *submission, struct grade_result *out, struct strbuf *err)
 {
-	return grade_dir(e, submission, false, out, err);
+	static const struct limits_policy grading = { engine_cpu_limit, grading_wall };
+	return run_submission(e, submission, &grading, true, out, err);
 }
 
-/* ---- reference answers and their cache ---- */
-
-void engine_adopt_reference(struct engine *dst, struct engine *src)
+/* Measuring the reference: generous limits (10 x an absolute one, 20 s at most). */
+static unsigned measuring_cpu(const struct engine *e, int pi, int g)
 {
-	dst->ref = src->ref;
-	dst->ref_loaded = src->ref_loaded;
-	dst->reference_cached = src->reference_cached;
-	dst->reference_seconds = src->reference_seconds;
-	src->ref = NULL;
-	src->ref_loaded = false;
+	const struct limits *lim = &e->problems[pi]->groups[g].limits;
+	unsigned base = lim->cpu_factor ? MEASURE_CPU_MS : lim->cpu_ms ? lim->cpu_ms : DEFAULT_CPU_MS;
+	return base < MEASURE_CPU_MS / 10 ? base * 10 : MEASURE_CPU_MS;
 }
 
-bool problem_needs_reference(const struct problem *p)
+static unsigned measuring_wall(const struct group *g, unsigned cpu_ms)
 {
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].limits.cpu_factor)
-			return true;
-	for (int k = 0; k < p->ncases; k++)
-		if (!p->cases[k].has_expected)
-			return true;
-	return false;
+	(void)g;
+	return cpu_ms * 2 + 1000;
 }
 
-static void cache_key(const struct engine *e, const struct problem *p, char out[DIGEST_HEX_SIZE])
+int engine_measure(struct engine *e, const char *dir, struct grade_result *out, struct strbuf *err)
 {
-	struct digest h;
-	struct strbuf src = STRBUF_INIT;
-	char *file = build_find_source(e->opts.reference_dir, p->source);
-	digest_init(&h);
-	digest_add_str(&h, GRADER_VERSION);
-	digest_add_str(&h, p->digest);
-	if (file) {
-		char *path = xasprintf("%s/%s", e->opts.reference_dir, file);
-		if (read_file(&src, path) == 0)
-			digest_add(&h, src.buf, src.len);
-		free(path);
-		free(file);
-	}
-	digest_hex(&h, out);
-	strbuf_release(&src);
-}
-
-static char *cache_path(const struct engine *e, const struct problem *p, const char *dir)
-{
-	char key[DIGEST_HEX_SIZE];
-	cache_key(e, p, key);
-	return xasprintf("%s/%s-%s.ref", dir, p->id, key);
-}
-
-/* Load answers from a cache file: "index answer time_us" lines.  0 when complete. */
-static int cache_read(const char *path, const struct problem *p, struct reference_answers *ra)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int n = 0, ret = -1;
-	char *line, *save = NULL;
-	if (read_file(&sb, path) < 0)
-		goto cleanup;
-	for (line = strtok_r(sb.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		int k;
-		long long ans;
-		unsigned t;
-		if (sscanf(line, "%d %lld %u", &k, &ans, &t) != 3 || k < 0 || k >= p->ncases)
-			goto cleanup;
-		ra->have[k] = true;
-		ra->answer[k] = ans;
-		ra->time_us[k] = t;
-		n++;
-	}
-	ret = n == p->ncases ? 0 : -1;
-cleanup:
-	strbuf_release(&sb);
-	return ret;
-}
-
-static void cache_write(const struct engine *e, const char *path, const struct problem *p,
-			const struct reference_answers *ra)
-{
-	struct strbuf sb = STRBUF_INIT;
-	for (int k = 0; k < p->ncases; k++)
-		if (ra->have[k])
-			strbuf_addf(&sb, "%d %lld %u\n", k, ra->answer[k], ra->time_us[k]);
-	/* a cache is an optimisation: failing to write it is not an error */
-	if (write_file_atomic(path, sb.buf, sb.len) < 0)
-		note(e, "warning: cannot write the reference cache '%s': %s", path, strerror(errno));
-	strbuf_release(&sb);
-}
-
-int engine_load_reference(struct engine *e, struct strbuf *err)
-{
-	const char *dir = e->cache_dir;
-	bool use_cache = *dir != '\0';
-	bool need_run = false;
-	char **paths = xcalloc((size_t)e->nproblems + 1, sizeof(char *));
-	int ret = -1;
-	uint64_t started = now_us();
-
-	e->ref = xcalloc((size_t)e->nproblems + 1, sizeof(*e->ref));
-	for (int i = 0; i < e->nproblems; i++) {
-		const struct problem *p = e->problems[i];
-		struct reference_answers *ra = &e->ref[i];
-		ra->have = xcalloc((size_t)p->ncases + 1, sizeof(bool));
-		ra->answer = xcalloc((size_t)p->ncases + 1, sizeof(long long));
-		ra->time_us = xcalloc((size_t)p->ncases + 1, sizeof(unsigned));
-		if (!problem_needs_reference(p))
-			continue; /* every answer is in the file and every limit absolute (a student pack) */
-		if (use_cache) {
-			paths[i] = cache_path(e, p, dir);
-			if (cache_read(paths[i], p, ra) == 0)
-				continue;
-			memset(ra->have, 0, (size_t)p->ncases * sizeof(bool));
-		}
-		need_run = true;
-	}
-	e->reference_cached = !need_run;
-	if (need_run) {
-		struct grade_result r;
-		if (access(e->opts.reference_dir, R_OK | X_OK) < 0) {
-			strbuf_addf(err, "cannot read the reference directory '%s': %s", e->opts.reference_dir,
-				    strerror(errno));
-			goto cleanup;
-		}
-		note(e, "computing the reference answers from '%s' (cached afterwards)", e->opts.reference_dir);
-		if (grade_dir(e, e->opts.reference_dir, true, &r, err) < 0)
-			goto cleanup;
-		for (int i = 0; i < e->nproblems; i++) {
-			const struct problem_result *pr = &r.problems[i];
-			struct reference_answers *ra = &e->ref[i];
-			int failed = 0;
-			for (int k = 0; k < pr->ntests; k++) {
-				const struct test_result *t = &pr->tests[k];
-				if (t->has_actual && t->verdict == V_CORRECT) {
-					ra->have[k] = true;
-					ra->answer[k] = t->actual;
-					ra->time_us[k] = t->time_ms * 1000u;
-				} else if (!failed++) {
-					free(ra->failure);
-					ra->failure = xasprintf("reference %s, test '%s': %s%s%s", e->problems[i]->id,
-								t->tc->name, verdict_name(t->verdict),
-								t->message ? ": " : "", t->message ? t->message : "");
-				}
-			}
-			if (pr->build_message) {
-				free(ra->failure);
-				ra->failure = xasprintf("reference %s: %s", e->problems[i]->id, pr->build_message);
-			}
-			if (ra->failure)
-				note(e, "warning: %s", ra->failure);
-			else if (use_cache && mkdir_p(dir, 0755) == 0)
-				cache_write(e, paths[i], e->problems[i], ra);
-		}
-		grade_result_release(&r);
-	}
-	e->ref_loaded = true;
-	e->reference_seconds = (double)(now_us() - started) / 1e6;
-	ret = 0;
-cleanup:
-	for (int i = 0; i < e->nproblems; i++)
-		free(paths[i]);
-	free(paths);
-	return ret;
+	static const struct limits_policy measuring = { measuring_cpu, measuring_wall };
+	return run_submission(e, dir, &measuring, false, out, err);
 }

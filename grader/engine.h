@@ -1,20 +1,31 @@
 /*
  * engine.h - the grading engine: build a submission, run every test in the
- * sandbox, compare with the reference's answers, score.  The command line
- * (main.c), selftest and batch grading are thin fronts over it; tests call
- * it directly.
+ * sandbox, judge, score.  The command line, selftest and batch grading are
+ * thin fronts over it; tests call it directly.
+ *
+ * One way through, for grading and for measuring the reference alike:
+ *   build    build_all(): every selected problem's file, sandboxed compilers
+ *   plan     one run task per test case, with the limits of a policy
+ *   run      the runner pool (runner.h) hands out tasks through the engine's
+ *            callbacks, which keep the scoring policy: in file order, and
+ *            once a test of an all-or-nothing group fails, the rest of that
+ *            group is skipped (settled afterwards so -j never matters)
+ *   collect  every test's facts judged by verdict.h, answers compared with
+ *            the expected values (the file's, else the reference's), scored
  *
  * Typical use:
  *     struct engine e;
- *     engine_init(&e, &opts, &err);          // scratch space, runtime, filters
- *     engine_load_reference(&e, &err);       // answers: cache or a reference run
+ *     if (engine_init(&e, &opts, &err, &usage) < 0) ...   // then engine_release(&e) all the same
+ *     reference_load(&e, &err);              // answers: cache or a reference run (reference.h)
  *     engine_grade(&e, "submission/", &result, &err);
  *     ... report result ...
  *     grade_result_release(&result);
  *     engine_release(&e);                    // kills runners, removes scratch
  *
- * Ownership: the engine borrows opts->set (which must outlive it) and owns
- * its scratch directory, which engine_release() removes.
+ * Ownership: the engine borrows opts->set (which must outlive it) and the
+ * strings opts points to; it owns its scratch directory (removed by
+ * engine_release) and its reference answers, unless they are borrowed
+ * (ref_borrowed, see reference.h).
  */
 #ifndef GRADER_ENGINE_H
 #define GRADER_ENGINE_H
@@ -24,6 +35,9 @@
 #include "build.h"
 #include "problem.h"
 #include "result.h"
+
+/* Measuring the reference: CPU limits are generous (10 x an absolute limit, this at most). */
+#define MEASURE_CPU_MS 20000u
 
 struct engine_options {
 	struct problem_set *set;
@@ -36,7 +50,7 @@ struct engine_options {
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 };
 
-/* The reference's answers for one problem. */
+/* The reference's answers for one problem (filled by reference.c). */
 struct reference_answers {
 	bool *have;                /* ncases */
 	long long *answer;
@@ -48,9 +62,10 @@ struct engine {
 	struct engine_options opts;
 	struct problem **problems; /* the selected problems */
 	int nproblems;
-	struct reference_answers *ref; /* nproblems, after engine_load_reference */
+	struct reference_answers *ref; /* nproblems, after reference_load */
 	bool ref_loaded;
-	char *scratch;
+	bool ref_borrowed;         /* ref belongs to another engine: not freed here */
+	char *scratch;             /* owned; removed by engine_release */
 	char *workdir;             /* scratch/cwd: the runners' empty working directory */
 	char *cache_dir;           /* the reference cache in use ("" when disabled) */
 	struct build_env env;
@@ -61,33 +76,37 @@ struct engine {
 	bool reference_cached;
 };
 
-/* 0, or -1 with a message in err (exit code 2 for a bad --only, 3 otherwise: see *usage). */
+/*
+ * Prepare the engine: select the problems, create the scratch space,
+ * compile the runner runtime, build the seccomp filters.  0, or -1 with a
+ * message in err (*usage: a bad --only, exit 2; else the grader's failure).
+ * After a failure the engine is partly set up: engine_release() it all the
+ * same (it is safe on any engine that went through engine_init, and on a
+ * zeroed one).
+ */
 int engine_init(struct engine *e, const struct engine_options *opts, struct strbuf *err, bool *usage);
 
 /*
- * Get the reference's answers and CPU times: from the cache when its key
- * (reference source, problem file, grader version) matches, else by grading
- * the reference directory with the same machinery as a student.  Problems
- * that do not need the reference (problem_needs_reference) are skipped, so
- * a student pack without reference/ grades fine.
+ * Grade one submission directory.  0 with *out filled (the caller releases
+ * it with grade_result_release), or -1 with a message in err when the
+ * grader itself failed or was interrupted; *out is then released already.
  */
-int engine_load_reference(struct engine *e, struct strbuf *err);
+int engine_grade(struct engine *e, const char *submission, struct grade_result *out, struct strbuf *err);
 
 /*
- * Hand src's reference answers to dst (same problem selection), e.g. to a
- * batch worker's engine after fork: src no longer owns them.
+ * Run a directory's code on every test with generous limits and nothing
+ * compared or skipped: how the reference's answers and times are measured
+ * (reference.c).  An answered test has verdict correct and has_actual.
+ * Same contract as engine_grade.
  */
-void engine_adopt_reference(struct engine *dst, struct engine *src);
-
-/* Does grading p need the reference (an answer not in the file, or a relative time limit)? */
-bool problem_needs_reference(const struct problem *p);
-
-/* Grade one submission directory.  0, or -1 when the grader itself failed or was interrupted. */
-int engine_grade(struct engine *e, const char *submission, struct grade_result *out, struct strbuf *err);
+int engine_measure(struct engine *e, const char *dir, struct grade_result *out, struct strbuf *err);
 
 /* The CPU limit (ms) of a group after applying cpu_factor to the reference's times. */
 unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group);
 
 void engine_release(struct engine *e);
+
+/* "grader: <message>" on the engine's log (opts.log), when it has one. */
+void engine_log(const struct engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -17,7 +17,7 @@
  *     machine that timed the reference.  Absolute limits are kept as they
  *     are; memory and output limits too.
  *
- * Such a file needs no reference (problem_needs_reference() is false), so
+ * Such a file needs no reference (reference_needed() is false), so
  * the engine never looks for reference/.  Each file is read back with
  * problem_load() and compared with what was meant before it is renamed into
  * place; a problem with no public group gets no file.
@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "reference.h"
 #include "pack.h"
 #include "runner.h"
 #include "sandbox.h"
@@ -286,7 +287,7 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 	const struct problem *p = e->problems[pi];
 	int qg = 0, qk = 0;
 
-	if (problem_needs_reference(q)) {
+	if (reference_needed(q)) {
 		strbuf_addf(err, "%s: still needs the reference", q->path);
 		return -1;
 	}

@@ -13,12 +13,10 @@
 #include <unistd.h>
 
 #include "interrupt.h"
-#include "runtime/protocol.h"
 #include "sandbox.h"
 
 /* how long a fresh runner may take to say hello */
 #define STARTUP_MS 5000u
-#define SKIPPED_MESSAGE "not run: an earlier test of this all-or-nothing group failed"
 #define MAX_SLOTS 256
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
@@ -37,20 +35,18 @@ struct slot {
 	struct strbuf in;      /* report bytes received */
 	bool sandbox_failed;   /* the preinit hook said it could not install the filter */
 	long long cpu_base_ms;  /* the zygote's CPU (own + reaped children) after its last report */
-	int slow_starts;       /* start-up timeouts so far (one retry before blaming the program) */
 };
 
 /*
  * A runner that fails before its hello - a constructor that loops, crashes
  * or makes a forbidden call - fails the same way every time it starts, so
- * the rest of its tests take the same verdict at once instead of each
- * waiting for the same failure (STARTUP_MS per test for a looping one).
+ * the rest of its tests get the same facts at once instead of each waiting
+ * for the same failure (STARTUP_MS per test for a looping one).
  */
 struct start_failure {
 	const char *runner;
-	enum verdict verdict;
-	char *message;
-	bool pending;          /* a first slow start: retried once (the machine may be busy) */
+	struct run_facts facts;  /* output and error not kept */
+	bool pending;            /* a first slow start: retried once (the machine may be busy) */
 };
 
 struct pool {
@@ -61,14 +57,19 @@ struct pool {
 	const char *const *hide_paths; /* borrowed: directories the runners must not see */
 	struct start_failure *failed_starts;
 	size_t nfailed_starts, failed_starts_alloc;
+	/* during pool_run */
+	struct run_task *tasks;
+	const struct pool_client *client;
+	bool exhausted;          /* client->next() returned -1 */
+	int in_flight;           /* handed out, not finished */
 };
 
 void run_task_release(struct run_task *t)
 {
 	strbuf_release(&t->args);
-	free(t->message);
-	free(t->output);
-	t->message = t->output = NULL;
+	free(t->facts.output);
+	free(t->facts.error);
+	t->facts.output = t->facts.error = NULL;
 }
 
 struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir,
@@ -190,16 +191,19 @@ cleanup:
 	return ret;
 }
 
-static void finish_task(struct run_task *t, enum verdict v, char *message)
+
+/* The task's facts are in: tell the client. */
+static void finish_task(struct pool *pool, int task, enum run_outcome outcome)
 {
+	struct run_task *t = &pool->tasks[task];
+	t->facts.outcome = outcome;
 	t->done = true;
-	t->verdict = v;
-	free(t->message);
-	t->message = message;
+	pool->in_flight--;
+	pool->client->finished(pool->client->ctx, task);
 }
 
-/* slow: a start-up timeout, which counts only the second time */
-static void remember_start_failure(struct pool *pool, const struct run_task *t, bool slow)
+/* The facts of a failed start, with their outcome; slow: a start-up timeout, which counts only the second time. */
+static void remember_start_failure(struct pool *pool, const struct run_task *t, enum run_outcome outcome, bool slow)
 {
 	struct start_failure *f;
 	for (size_t i = 0; i < pool->nfailed_starts; i++)
@@ -210,8 +214,9 @@ static void remember_start_failure(struct pool *pool, const struct run_task *t, 
 	ALLOC_GROW(pool->failed_starts, pool->nfailed_starts + 1, pool->failed_starts_alloc);
 	f = &pool->failed_starts[pool->nfailed_starts++];
 	f->runner = t->runner;
-	f->verdict = t->verdict;
-	f->message = xstrdup(t->message ? t->message : verdict_words(t->verdict));
+	f->facts = t->facts;
+	f->facts.outcome = outcome;
+	f->facts.output = f->facts.error = NULL;
 	f->pending = slow;
 }
 
@@ -317,110 +322,6 @@ static int case_child_state(pid_t zygote, char *state, unsigned *cpu_ms)
 	return 0;
 }
 
-static char *wall_limit_message(const struct run_task *t, bool known, char state, unsigned cpu_ms)
-{
-	if (!known)
-		return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping, "
-				 "waiting or stopped (or the machine too busy to run it)", t->wall_ms);
-	if (state == 'T' || state == 't')
-		return xasprintf("no answer within the wall-clock limit of %u ms: the program was stopped "
-				 "(SIGSTOP on itself?) after %u ms of CPU time", t->wall_ms, cpu_ms);
-	if (state == 'R')
-		return xasprintf("no answer within the wall-clock limit of %u ms: the program was still running "
-				 "after %u ms of CPU time (the machine was too busy to give it the CPU limit of %u ms)",
-				 t->wall_ms, cpu_ms, t->cpu_ms);
-	return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping or waiting "
-			 "(sleep(), pause()?) after %u ms of CPU time", t->wall_ms, cpu_ms);
-}
-
-static const char *signal_words(int sig)
-{
-	switch (sig) {
-	case SIGSEGV:
-		return "SIGSEGV: segmentation fault - an invalid memory access (a bad pointer, an index out of "
-		       "bounds, or a stack overflow from too deep recursion)";
-	case SIGBUS:
-		return "SIGBUS: bus error - an invalid memory access";
-	case SIGFPE:
-		return "SIGFPE: arithmetic error - probably a division by zero";
-	case SIGABRT:
-		return "SIGABRT: aborted - abort() or a failed assert()";
-	case SIGILL:
-		return "SIGILL: illegal instruction";
-	case SIGKILL:
-		return "SIGKILL: killed";
-	case SIGPIPE:
-		return "SIGPIPE: wrote to a closed pipe";
-	case SIGSYS:
-		return "SIGSYS: a forbidden system call";
-	default:
-		return strsignal(sig);
-	}
-}
-
-/* Turn a case report into a provisional verdict (correctness is judged later). */
-static void judge_report(struct run_task *t, const struct gr_report *r, const char *output)
-{
-	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
-	t->cpu_used_ms = (unsigned)(r->cpu_us / 1000);
-	t->peak_kb = r->maxrss_kb;
-	t->output_total = r->output_total;
-	free(t->output);
-	t->output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
-
-	/* the runner holds the submission's code: what it reports about itself
-	 * is the submission's doing (a constructor can forge these), so these are
-	 * run errors of the submission, never judge errors */
-	if (r->flags & GR_BAD_REQUEST) {
-		finish_task(t, V_RUN_ERROR, xstrdup("the program could not read the test's arguments "
-						    "(did code before main tamper with the runner?)"));
-	} else if (r->flags & GR_SPAWN_FAILED) {
-		finish_task(t, V_RUN_ERROR, xstrdup("the program could not start the test (fork failed: "
-						    "did code before main use up processes or memory?)"));
-	} else if (r->flags & GR_FORBIDDEN) {
-		const char *name = sandbox_syscall_name(r->syscall_nr);
-		/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
-		bool self_signal = !sandbox_probe()->namespaces &&
-				   (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill"));
-		finish_task(t, V_FORBIDDEN, xasprintf("your code made the system call '%s', which is not allowed "
-						       "while grading (no files, processes, signals or network)%s",
-						       name, self_signal ? "; abort(), assert() and raise() send "
-						       "signals too, which this sandbox cannot allow" : ""));
-	} else if (r->flags & GR_NOMEM) {
-		finish_task(t, V_MEMORY_LIMIT, xasprintf("an allocation of %llu bytes failed: the memory limit is %u MiB",
-							 (unsigned long long)r->nomem_bytes, t->memory_mb));
-	} else if (r->flags & GR_OUTPUT_LIMIT) {
-		finish_task(t, V_OUTPUT_LIMIT, xasprintf("printed more than %u KiB (stdout and stderr together); "
-							 "remove debugging output", t->output_kb));
-	} else if (WIFSIGNALED(r->wait_status)) {
-		int sig = WTERMSIG(r->wait_status);
-		if ((sig == SIGKILL && t->cpu_used_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
-			finish_task(t, V_TIMELIMIT, xasprintf("used more than the CPU time limit of %u ms", t->cpu_ms));
-		else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) &&
-			 r->maxrss_kb * 10 >= mem_kb * 9)
-			finish_task(t, V_MEMORY_LIMIT, xasprintf("crashed (%s) after using %llu MiB, at the memory limit of %u MiB",
-								 strsignal(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
-		else if (sig == SIGSYS)
-			/* no report from the trap's handler: SIGSYS was blocked, or the filter killed a foreign ABI's call */
-			finish_task(t, V_FORBIDDEN, xstrdup("your code made a system call that is not allowed while grading "
-							    "(no files, processes, threads, signals or network); which one is "
-							    "unknown: it came with signals blocked, as in system(), popen() "
-							    "and pthread_create(), or through a 32-bit system call entry"));
-		else
-			finish_task(t, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
-	} else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122 && !(r->flags & GR_CASE_READY)) {
-		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed for this test"));
-	} else if (!(r->flags & GR_ANSWERED)) {
-		finish_task(t, V_NO_OUTPUT, xasprintf("%s ended the program (exit code %d) before returning an answer: "
-						      "do not call exit() or close file descriptors",
-						      t->function_name, WIFEXITED(r->wait_status) ? WEXITSTATUS(r->wait_status) : -1));
-	} else {
-		t->answered = true;
-		t->answer = r->answer;
-		finish_task(t, V_CORRECT, NULL);
-	}
-}
-
 /*
  * After EOF from a zygote, give it a moment to finish exiting (without
  * reaping it, so its pid and process group stay ours to kill), so that the
@@ -437,33 +338,29 @@ static void slot_wait_exit(struct slot *s)
 	}
 }
 
+
 /*
  * The zygote died (protocol_error false: EOF on its channel) or broke the
  * protocol (something - a constructor or what it started - wrote on the
- * grader's channel) while running or starting task t.
+ * grader's channel) while running or starting its task.
  */
-static void runner_lost(struct slot *s, struct run_task *t, bool starting, bool protocol_error)
+static void runner_lost(struct pool *pool, struct slot *s, bool protocol_error)
 {
-	int status;
-	const char *when = starting ? "while starting (before main: a constructor?)" : "outside the test";
+	int task = s->task;
+	struct run_task *t = &pool->tasks[task];
 
-	if (protocol_error) {
-		slot_kill_status(s);
-		finish_task(t, V_RUN_ERROR, xasprintf("the program wrote on the grader's channel %s: the runner could "
-						      "not be trusted any more", when));
-		return;
-	}
-	slot_wait_exit(s);
-	status = slot_kill_status(s);
+	t->facts.starting = s->state == SLOT_STARTING;
+	if (!protocol_error)
+		slot_wait_exit(s);
 	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
 	 * record the preinit hook sends before any student code runs does */
-	if (s->sandbox_failed)
-		finish_task(t, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed (seccomp refused the filter)"));
-	else if (WIFSIGNALED(status))
-		finish_task(t, V_RUN_ERROR, xasprintf("the program crashed %s with %s", when, signal_words(WTERMSIG(status))));
-	else
-		finish_task(t, V_RUN_ERROR, xasprintf("the program ended %s (exit code %d)", when,
-						      WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+	t->facts.sandbox_failed = s->sandbox_failed;
+	t->facts.exit_status = slot_kill_status(s);
+	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
+	if (t->facts.starting)
+		remember_start_failure(pool, t, protocol_error ? RUN_PROTOCOL : RUN_LOST, false);
+	s->task = -1;
+	finish_task(pool, task, protocol_error ? RUN_PROTOCOL : RUN_LOST);
 }
 
 static void send_request(struct slot *s, struct run_task *t, int task_index)
@@ -487,6 +384,7 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
 }
 
+
 /* Were seccomp filters handed to the runners (not the fallback)? */
 static bool pool_filtered(const struct pool *pool)
 {
@@ -496,53 +394,98 @@ static bool pool_filtered(const struct pool *pool)
 	return len != 0;
 }
 
-/*
- * The CPU limit, checked from outside: everything the runner used since its
- * last report (the case child, reaped by it, included) must fit the limit.
- * This catches code before main that answers requests itself and reports a
- * made-up time.  Ticks are coarse (10 ms): allow some slack.
- */
-static void check_cpu(struct slot *s, struct run_task *t)
+/* A report on the slot's task: its facts, with the CPU the grader counted itself. */
+static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
-	long long now = proc_cpu_ms(s->pid), used;
-	if (now < 0)
-		return;
-	used = now - s->cpu_base_ms;
-	s->cpu_base_ms = now;
-	if (t->verdict == V_CORRECT && used > (long long)t->cpu_ms + 100) {
-		t->cpu_used_ms = (unsigned)used;
-		t->answered = false;
-		finish_task(t, V_TIMELIMIT, xasprintf("used %lld ms of CPU by the grader's count, above the limit "
-						      "of %u ms (work done before main counts too)", used, t->cpu_ms));
-	}
+	int task = s->task;
+	struct run_task *t = &pool->tasks[task];
+	long long now = proc_cpu_ms(s->pid);
+
+	t->facts.report = *r;
+	t->facts.output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
+	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
+	/* everything the runner used since its last report, its reaped case child included:
+	 * catches code before main that answers requests itself and reports a made-up time */
+	t->facts.grader_cpu_ms = now < 0 ? -1 : now - s->cpu_base_ms;
+	if (now >= 0)
+		s->cpu_base_ms = now;
+	s->task = -1;
+	s->state = SLOT_READY;
+	finish_task(pool, task, RUN_REPORTED);
 }
 
-/*
- * Handle bytes from the zygote.  Returns 0, or when the slot must be torn
- * down: -1 at EOF (the zygote ended or closed its channel), -2 when what
- * came is not our protocol, -3 when the task was finished here (the zygote
- * itself made a forbidden call).
- */
-static int slot_input(const struct pool *pool, struct slot *s, struct run_task *tasks)
+/* The zygote itself made a forbidden call (its report is a FORBID record). */
+static void runner_forbidden(struct pool *pool, struct slot *s, int syscall_nr)
 {
-	bool eof = false;
+	int task = s->task;
+	struct run_task *t = &pool->tasks[task];
+	t->facts.starting = s->state == SLOT_STARTING;
+	t->facts.syscall_nr = syscall_nr;
+	slot_kill_status(s);
+	if (t->facts.starting)
+		remember_start_failure(pool, t, RUN_FORBIDDEN_RUNNER, false);
+	s->task = -1;
+	finish_task(pool, task, RUN_FORBIDDEN_RUNNER);
+}
+
+/* A hello: check from outside that the filter is really in place (code before main could define prctl()). */
+static int take_hello(struct pool *pool, struct slot *s)
+{
+	struct gr_hello h;
+	memcpy(&h, s->in.buf, sizeof(h));
+	if (pool_filtered(pool) && proc_seccomp_mode(s->pid) != 2) {
+		int task = s->task;
+		pool->tasks[task].facts.starting = true;
+		slot_kill_status(s);
+		remember_start_failure(pool, &pool->tasks[task], RUN_UNFILTERED, false);
+		s->task = -1;
+		finish_task(pool, task, RUN_UNFILTERED);
+		return -1;
+	}
+	s->present = h.present;
+	s->state = SLOT_READY;
+	s->cpu_base_ms = 0; /* the first test pays for any work done before main */
+	return 0;
+}
+
+/* Drop n bytes from the front of the slot's input. */
+static void consume(struct slot *s, size_t n)
+{
+	memmove(s->in.buf, s->in.buf + n, s->in.len - n);
+	s->in.len -= n;
+}
+
+/* Read what the zygote sent.  1 at end of file, 0 otherwise, -1 when it sent too much. */
+static int slot_read(struct slot *s)
+{
 	for (;;) {
 		char buf[65536];
 		ssize_t n = read(s->status_fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			break;
-		if (n <= 0) {
-			eof = true; /* parse what came before the end */
-			break;
-		}
+			return 0;
+		if (n <= 0)
+			return 1; /* parse what came before the end */
 		strbuf_add(&s->in, buf, (size_t)n);
 		if (s->in.len > (1u << 20))
-			return -2; /* a runner does not send that much: protocol broken */
+			return -1; /* a runner does not send that much: protocol broken */
 	}
+}
+
+/*
+ * Handle bytes from the zygote.  Returns 0, or when the slot is done for:
+ * -1 at EOF (the zygote ended or closed its channel), -2 when what came is
+ * not our protocol, -3 when its task was finished here already.
+ */
+static int slot_input(struct pool *pool, struct slot *s)
+{
+	int eof = slot_read(s);
+	if (eof < 0)
+		return -2;
 	for (;;) {
 		uint32_t magic;
+		struct gr_report r;
 		if (s->in.len < sizeof(magic))
 			return eof ? -1 : 0;
 		memcpy(&magic, s->in.buf, sizeof(magic));
@@ -551,54 +494,29 @@ static int slot_input(const struct pool *pool, struct slot *s, struct run_task *
 			return -1;
 		}
 		if (s->state == SLOT_STARTING && magic == GR_MAGIC_HELLO) {
-			struct gr_hello h;
-			if (s->in.len < sizeof(h))
+			if (s->in.len < sizeof(struct gr_hello))
 				return eof ? -1 : 0;
-			memcpy(&h, s->in.buf, sizeof(h));
-			/* check from outside that the filter is really in place: code that
-			 * runs before main could have defined prctl() or syscall() */
-			if (pool_filtered(pool) && proc_seccomp_mode(s->pid) != 2) {
-				if (s->task >= 0)
-					finish_task(&tasks[s->task], V_FORBIDDEN,
-						    xstrdup("your program switched the sandbox off before main (it defines "
-							    "functions the runner needs, such as prctl or syscall)"));
+			if (take_hello(pool, s) < 0)
 				return -3;
-			}
-			s->present = h.present;
-			s->state = SLOT_READY;
-			memmove(s->in.buf, s->in.buf + sizeof(h), s->in.len - sizeof(h));
-			s->in.len -= sizeof(h);
+			consume(s, sizeof(struct gr_hello));
 			continue;
 		}
-		if (magic == GR_MAGIC_FORBID || (s->state == SLOT_RUNNING && magic == GR_MAGIC_REPORT)) {
-			struct gr_report r;
-			if (s->in.len < sizeof(r))
-				return eof ? -1 : 0;
-			memcpy(&r, s->in.buf, sizeof(r));
-			if (magic == GR_MAGIC_FORBID) {
-				/* the zygote itself (a constructor) made a forbidden call */
-				if (s->task >= 0)
-					finish_task(&tasks[s->task], V_FORBIDDEN,
-						    xasprintf("your program made the system call '%s' %s, which is not allowed",
-							      sandbox_syscall_name(r.syscall_nr),
-							      s->state == SLOT_STARTING ? "while starting (before main: a constructor?)"
-							      : "outside the test (in a process a constructor started?)"));
-				return -3;
-			}
-			if (r.output_kept > GR_OUTPUT_KEEP || r.case_id != (uint32_t)s->task)
-				return -2;
-			if (s->in.len < sizeof(r) + r.output_kept)
-				return eof ? -1 : 0;
-			tasks[s->task].wall_used_ms = (unsigned)((now_us() - s->started_us) / 1000);
-			judge_report(&tasks[s->task], &r, s->in.buf + sizeof(r));
-			check_cpu(s, &tasks[s->task]);
-			memmove(s->in.buf, s->in.buf + sizeof(r) + r.output_kept, s->in.len - sizeof(r) - r.output_kept);
-			s->in.len -= sizeof(r) + r.output_kept;
-			s->task = -1;
-			s->state = SLOT_READY;
-			continue;
+		if (magic != GR_MAGIC_FORBID && !(s->state == SLOT_RUNNING && magic == GR_MAGIC_REPORT))
+			return -2; /* anything else: the runner is not speaking our protocol */
+		if (s->in.len < sizeof(r))
+			return eof ? -1 : 0;
+		memcpy(&r, s->in.buf, sizeof(r));
+		if (magic == GR_MAGIC_FORBID) {
+			if (s->task >= 0)
+				runner_forbidden(pool, s, r.syscall_nr);
+			return -3;
 		}
-		return -2; /* anything else: the runner is not speaking our protocol */
+		if (r.output_kept > GR_OUTPUT_KEEP || r.case_id != (uint32_t)s->task)
+			return -2;
+		if (s->in.len < sizeof(r) + r.output_kept)
+			return eof ? -1 : 0;
+		take_report(pool, s, &r, s->in.buf + sizeof(r));
+		consume(s, sizeof(r) + r.output_kept);
 	}
 }
 
@@ -617,221 +535,185 @@ static int slot_output(struct slot *s)
 	return 0;
 }
 
-/* What pool_run tracks across its loop. */
-struct run_state {
-	int done;
-	bool *failed_group;    /* by group_key: an all-or-nothing group that failed */
-	bool stop_group_on_failure;
-	bool (*judge)(const struct run_task *t, void *ctx);
-	void *ctx;
-};
 
-/* Count a finished task; a failure stops the rest of its all-or-nothing group. */
-static void task_done(struct run_state *st, const struct run_task *t)
-{
-	st->done++;
-	if (st->stop_group_on_failure && t->group_key >= 0 &&
-	    (t->verdict != V_CORRECT || (st->judge && !st->judge(t, st->ctx))))
-		st->failed_group[t->group_key] = true;
-}
+/* ---- pool_run's phases ---- */
 
-/*
- * With several slots, tests of an all-or-nothing group after its first
- * failure may already have run when the failure came in.  Make the verdicts
- * independent of -j and timing: in file order, everything after a group's
- * first failure is skipped, whatever it did.
- */
-static void settle_groups(struct run_task *tasks, int ntasks, struct run_state *st, int max_key)
+/* Give an idle slot the client's next task, starting a runner for it when needed.  false: none left. */
+static bool fill_slot(struct pool *pool, struct slot *s)
 {
-	memset(st->failed_group, 0, (size_t)max_key + 2);
-	for (int i = 0; i < ntasks; i++) {
-		struct run_task *t = &tasks[i];
-		if (t->group_key < 0 || !t->done)
-			continue;
-		if (st->failed_group[t->group_key]) {
-			if (t->verdict != V_SKIPPED) {
-				finish_task(t, V_SKIPPED, xstrdup(SKIPPED_MESSAGE));
-				t->answered = false;
-				free(t->output);
-				t->output = NULL;
-				t->output_total = 0;
-				t->cpu_used_ms = t->wall_used_ms = 0;
-				t->peak_kb = 0;
-			}
+	for (;;) {
+		const struct start_failure *failed;
+		struct strbuf err = STRBUF_INIT;
+		struct run_task *t;
+		int task;
+
+		if (pool->exhausted || (task = pool->client->next(pool->client->ctx)) < 0) {
+			pool->exhausted = true;
+			return false;
+		}
+		pool->in_flight++;
+		t = &pool->tasks[task];
+		failed = start_failure_of(pool, t->runner);
+		if (failed) {
+			t->facts = failed->facts;
+			t->facts.repeated = true;
+			finish_task(pool, task, failed->facts.outcome);
 			continue;
 		}
-		if (t->verdict != V_CORRECT || (st->judge && !st->judge(t, st->ctx)))
-			st->failed_group[t->group_key] = true;
+		if (s->state != SLOT_EMPTY && (s->runner != t->runner || s->memory_mb != t->zygote_memory_mb))
+			slot_stop(s);
+		if (s->state == SLOT_EMPTY && slot_start(pool, s, t, &err) < 0) {
+			t->facts.error = strbuf_detach(&err);
+			finish_task(pool, task, RUN_NOT_STARTED);
+			continue;
+		}
+		strbuf_release(&err);
+		s->task = task; /* sent once the runner is ready */
+		return true;
 	}
 }
 
-int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_group_on_failure,
-	     bool (*judge)(const struct run_task *t, void *ctx), void *ctx)
+/* Send the requests of slots whose runner is ready; a missing function ends its task at once. */
+static bool send_requests(struct pool *pool)
 {
-	struct run_state st = { 0, NULL, stop_group_on_failure, judge, ctx };
+	bool progressed = false;
+	for (int k = 0; k < pool->nslots; k++) {
+		struct slot *s = &pool->slots[k];
+		struct run_task *t;
+		if (s->state != SLOT_READY || s->task < 0)
+			continue;
+		t = &pool->tasks[s->task];
+		if (t->function < 64 && !(s->present & (1ull << t->function))) {
+			int task = s->task;
+			s->task = -1;
+			finish_task(pool, task, RUN_MISSING_FUNCTION);
+			progressed = true;
+			continue;
+		}
+		send_request(s, t, s->task);
+		/* usually fits the pipe at once; the rest goes out on POLLOUT */
+		if (slot_output(s) < 0)
+			runner_lost(pool, s, false);
+	}
+	return progressed;
+}
+
+/* A slot past its deadline: a wedged runner, or one that never said hello. */
+static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
+{
+	int task = s->task;
+	struct run_task *t = &pool->tasks[task];
+	bool starting = s->state == SLOT_STARTING;
+
+	if (!starting)
+		t->facts.child_known = case_child_state(s->pid, &t->facts.child_state, &t->facts.child_cpu_ms) == 0;
+	t->facts.starting = starting;
+	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
+	slot_kill_status(s);
+	if (starting)
+		remember_start_failure(pool, t, RUN_START_TIMEOUT, true);
+	s->task = -1;
+	finish_task(pool, task, starting ? RUN_START_TIMEOUT : RUN_WALL_TIMEOUT);
+}
+
+struct poll_set {
+	struct pollfd p[2 * MAX_SLOTS];
+	int owner[2 * MAX_SLOTS];
+	int n;
+	uint64_t nearest;
+};
+
+/* Enforce the deadlines, and gather what to wait for. */
+static void watch_slots(struct pool *pool, struct poll_set *ps)
+{
+	uint64_t now = now_us();
+	ps->n = 0;
+	ps->nearest = UINT64_MAX;
+	for (int k = 0; k < pool->nslots; k++) {
+		struct slot *s = &pool->slots[k];
+		if (s->state == SLOT_EMPTY)
+			continue;
+		if (s->task >= 0 && now >= s->deadline_us) {
+			slot_timed_out(pool, s, now);
+			continue;
+		}
+		if (s->task >= 0 && s->deadline_us < ps->nearest)
+			ps->nearest = s->deadline_us;
+		ps->p[ps->n] = (struct pollfd){ s->status_fd, POLLIN, 0 };
+		ps->owner[ps->n++] = k;
+		if (s->out_pos < s->out.len) {
+			ps->p[ps->n] = (struct pollfd){ s->ctl_fd, POLLOUT, 0 };
+			ps->owner[ps->n++] = k;
+		}
+	}
+}
+
+/* Handle what poll() found. */
+static void handle_events(struct pool *pool, struct poll_set *ps)
+{
+	for (int i = 0; i < ps->n; i++) {
+		struct slot *s = &pool->slots[ps->owner[i]];
+		int rc;
+		if (!ps->p[i].revents || s->state == SLOT_EMPTY)
+			continue;
+		rc = ps->p[i].events == POLLOUT ? slot_output(s) : slot_input(pool, s);
+		if (rc == 0 || rc == -3)
+			continue;
+		if (s->task >= 0)
+			runner_lost(pool, s, rc == -2);
+		else
+			slot_stop(s);
+	}
+}
+
+/* Tasks handed out but not finished (interrupted): they did not run. */
+static void stop_in_flight(struct pool *pool)
+{
+	for (int k = 0; k < pool->nslots; k++) {
+		struct slot *s = &pool->slots[k];
+		if (s->task >= 0) {
+			int task = s->task;
+			s->task = -1;
+			slot_stop(s);
+			finish_task(pool, task, RUN_STOPPED);
+		}
+	}
+}
+
+int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client *client)
+{
 	bool loop_failed = false;
-	int next = 0;
-	int max_key = -1;
 
-	for (int i = 0; i < ntasks; i++)
-		if (tasks[i].group_key > max_key)
-			max_key = tasks[i].group_key;
-	st.failed_group = xcalloc((size_t)max_key + 2, sizeof(bool));
-
-	while (st.done < ntasks) {
-		struct pollfd p[2 * MAX_SLOTS];
-		int owner[2 * MAX_SLOTS], np = 0;
-		uint64_t now, nearest = UINT64_MAX;
+	pool->tasks = tasks;
+	pool->client = client;
+	pool->exhausted = false;
+	pool->in_flight = 0;
+	while (!grader_interrupted) {
+		struct poll_set ps;
+		bool progressed;
 		int timeout;
 
-		if (grader_interrupted)
-			break;
-		/* give idle slots work */
 		for (int k = 0; k < pool->nslots; k++) {
 			struct slot *s = &pool->slots[k];
-			const struct start_failure *failed;
-			struct run_task *t;
-			if (s->task >= 0 || s->state == SLOT_STARTING)
-				continue;
-			while (next < ntasks && stop_group_on_failure && tasks[next].group_key >= 0 &&
-			       st.failed_group[tasks[next].group_key]) {
-				finish_task(&tasks[next], V_SKIPPED,
-					    xstrdup(SKIPPED_MESSAGE));
-				task_done(&st, &tasks[next]);
-				next++;
-			}
-			if (next >= ntasks)
+			if (s->task < 0 && s->state != SLOT_STARTING && !fill_slot(pool, s))
 				break;
-			t = &tasks[next];
-			failed = start_failure_of(pool, t->runner);
-			if (failed) {
-				finish_task(t, failed->verdict, xasprintf("%s (not started again: the program failed "
-									  "the same way for an earlier test)", failed->message));
-				task_done(&st, t);
-				next++;
-				k--; /* try this slot again with the next task */
-				continue;
-			}
-			if (s->state != SLOT_EMPTY && (s->runner != t->runner || s->memory_mb != t->zygote_memory_mb))
-				slot_stop(s);
-			if (s->state == SLOT_EMPTY) {
-				struct strbuf err = STRBUF_INIT;
-				if (slot_start(pool, s, t, &err) < 0) {
-					finish_task(t, V_JUDGE_ERROR, strbuf_detach(&err));
-					task_done(&st, t);
-					next++;
-					k--; /* try this slot again with the next task */
-					continue;
-				}
-			}
-			s->task = next++; /* sent below once the runner is ready */
 		}
-		/* a slot that finished starting may need its request */
-		bool progressed = false; /* a task ended without I/O: do not sleep in poll */
-		for (int k = 0; k < pool->nslots; k++) {
-			struct slot *s = &pool->slots[k];
-			if (s->state == SLOT_READY && s->task >= 0) {
-				struct run_task *t = &tasks[s->task];
-				if (t->function < 64 && !(s->present & (1ull << t->function))) {
-					finish_task(t, V_MISSING, xasprintf("your file does not define the function '%s'",
-									   t->function_name));
-					s->task = -1;
-					task_done(&st, t);
-					progressed = true;
-					continue;
-				}
-				send_request(s, t, s->task);
-				/* usually fits the pipe at once; the rest goes out on POLLOUT */
-				if (slot_output(s) < 0) {
-					runner_lost(s, t, false, false);
-					s->task = -1;
-					task_done(&st, t);
-				}
-			}
-		}
-		now = now_us();
-		for (int k = 0; k < pool->nslots; k++) {
-			struct slot *s = &pool->slots[k];
-			if (s->state == SLOT_EMPTY)
-				continue;
-			if (s->task >= 0 && now >= s->deadline_us) {
-				struct run_task *t = &tasks[s->task];
-				bool starting = s->state == SLOT_STARTING;
-				unsigned cpu_ms = 0;
-				char state = '?';
-				bool known = !starting && case_child_state(s->pid, &state, &cpu_ms) == 0;
-				slot_kill_status(s);
-				if (starting) {
-					finish_task(t, V_TIMELIMIT, xasprintf("the program did not start within %u ms "
-									      "(something runs forever before main?)", STARTUP_MS));
-					remember_start_failure(pool, t, true);
-				} else {
-					finish_task(t, V_TIMELIMIT, wall_limit_message(t, known, state, cpu_ms));
-					if (known)
-						t->cpu_used_ms = cpu_ms;
-				}
-				t->wall_used_ms = (unsigned)((now - s->started_us) / 1000);
-				s->task = -1;
-				task_done(&st, t);
-				continue;
-			}
-			if (s->deadline_us < nearest && s->task >= 0)
-				nearest = s->deadline_us;
-			p[np] = (struct pollfd){ s->status_fd, POLLIN, 0 };
-			owner[np++] = k;
-			if (s->out_pos < s->out.len) {
-				p[np] = (struct pollfd){ s->ctl_fd, POLLOUT, 0 };
-				owner[np++] = k;
-			}
-		}
-		if (st.done >= ntasks)
+		progressed = send_requests(pool);
+		watch_slots(pool, &ps);
+		if (pool->exhausted && pool->in_flight == 0)
 			break;
-		timeout = nearest == UINT64_MAX ? 100 : (int)((nearest - now) / 1000 + 1);
-		if (timeout > 100)
+		timeout = ps.nearest == UINT64_MAX ? 100 : (int)((ps.nearest - now_us()) / 1000 + 1);
+		if (timeout > 100 || timeout < 0)
 			timeout = 100;
-		if (progressed)
-			timeout = 0;
-		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR) {
+		if (poll(ps.p, (nfds_t)ps.n, progressed ? 0 : timeout) < 0 && errno != EINTR) {
 			loop_failed = true;
 			break;
 		}
-		for (int i = 0; i < np; i++) {
-			struct slot *s = &pool->slots[owner[i]];
-			int task = s->task;
-			bool starting = s->state == SLOT_STARTING;
-			int rc = 0;
-			if (!p[i].revents || s->state == SLOT_EMPTY)
-				continue;
-			if (p[i].events == POLLOUT)
-				rc = slot_output(s);
-			else
-				rc = slot_input(pool, s, tasks);
-			if (task >= 0 && tasks[task].done && s->task != task)
-				task_done(&st, &tasks[task]); /* a report completed the task */
-			if (rc < 0) {
-				if (s->task >= 0) {
-					struct run_task *t = &tasks[s->task];
-					if (!t->done)
-						runner_lost(s, t, starting, rc == -2);
-					else
-						slot_stop(s);
-					if (starting)
-						remember_start_failure(pool, t, false);
-					s->task = -1;
-					task_done(&st, t);
-				} else {
-					slot_stop(s);
-				}
-			}
-		}
+		handle_events(pool, &ps);
 	}
-	/* a task never finished must not keep its initial (correct) verdict */
-	for (int i = 0; i < ntasks; i++)
-		if (!tasks[i].done)
-			finish_task(&tasks[i], V_JUDGE_ERROR, xstrdup("not run: the grader stopped early"));
-	if (stop_group_on_failure && !grader_interrupted)
-		settle_groups(tasks, ntasks, &st, max_key);
-	free(st.failed_group);
+	stop_in_flight(pool);
+	pool->tasks = NULL;
+	pool->client = NULL;
 	return grader_interrupted || loop_failed ? -1 : 0;
 }
 
@@ -844,8 +726,6 @@ void pool_free(struct pool *pool)
 		strbuf_release(&pool->slots[k].out);
 		strbuf_release(&pool->slots[k].in);
 	}
-	for (size_t i = 0; i < pool->nfailed_starts; i++)
-		free(pool->failed_starts[i].message);
 	free(pool->failed_starts);
 	free(pool->workdir);
 	free(pool);

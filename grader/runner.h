@@ -1,5 +1,8 @@
 /*
- * runner.h - a pool of worker slots that run test cases in runners.
+ * runner.h - a pool of worker slots that run test cases in runners, and
+ * report what happened as facts.  It knows nothing of scoring: which task
+ * runs next and what its outcome means are the caller's (the engine's
+ * all-or-nothing policy, verdict.h's judgement).
  *
  * Theory of operation
  * -------------------
@@ -20,63 +23,105 @@
  * the slot starts a fresh one for its next case.  A zygote that dies or
  * misbehaves costs only the case it was running - except one that fails
  * before its hello (a constructor that loops, crashes or makes a forbidden
- * call): that failure is the program's, and its other cases take the same
- * verdict without starting it again.  The grader never blocks on a runner:
- * every fd is non-blocking and driven from one poll() loop.
+ * call): that failure is the program's, and its other cases get the same
+ * facts (marked repeated) without starting it again.  The grader never
+ * blocks on a runner: every fd is non-blocking and driven from one poll()
+ * loop.
  *
- * Ownership: the pool owns the zygotes; pool_free() kills any left.
+ * Around every test the grader reads the zygote's CPU time (its own and its
+ * reaped children's) from /proc itself: what a runner reports could be
+ * forged by code that runs before main.
+ *
+ * Ownership: the pool owns the zygotes; pool_free() kills any left.  The
+ * pool keeps a pointer to the filter bytes and the hidden paths given to
+ * pool_new(): they must outlive it.  Tasks are the caller's; a task's
+ * outputs (facts.output) are freed by run_task_release().
  */
 #ifndef GRADER_RUNNER_H
 #define GRADER_RUNNER_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "runtime/protocol.h"
+#include "util.h"
+
+/* What became of a test, as the pool saw it. */
+enum run_outcome {
+	RUN_NONE,             /* not run (yet) */
+	RUN_REPORTED,         /* the runner reported on the test: facts.report */
+	RUN_MISSING_FUNCTION, /* the runner says the submission does not define the function */
+	RUN_WALL_TIMEOUT,     /* no report within the wall-clock limit: the runner was killed */
+	RUN_START_TIMEOUT,    /* the runner did not say hello within its start-up time */
+	RUN_LOST,             /* the runner ended (EOF) while starting or running the test */
+	RUN_PROTOCOL,         /* something wrote on the grader's channel that is not our protocol */
+	RUN_FORBIDDEN_RUNNER, /* the zygote itself (a constructor, or what it started) made a forbidden call */
+	RUN_UNFILTERED,       /* the runner said hello without the seccomp filter in place */
+	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
+	RUN_STOPPED,          /* the pool stopped before the test ran (interrupted) */
+};
+
+struct run_facts {
+	enum run_outcome outcome;
+	bool starting;           /* it happened before the runner's hello */
+	bool repeated;           /* an earlier start of this runner failed so; not started again */
+	struct gr_report report; /* RUN_REPORTED */
+	char *output;            /* captured output (at most GR_OUTPUT_KEEP bytes), or NULL */
+	long long grader_cpu_ms; /* the zygote's CPU during the test by /proc; -1 unknown */
+	unsigned wall_ms;        /* from request to report (or to the kill) */
+	bool child_known;        /* RUN_WALL_TIMEOUT: the case child's state was read */
+	char child_state;        /*   its /proc state letter (R, S, T...) */
+	unsigned child_cpu_ms;   /*   and CPU time */
+	int exit_status;         /* RUN_LOST: the zygote's wait status */
+	bool sandbox_failed;     /* RUN_LOST: the preinit hook said seccomp refused the filter */
+	int syscall_nr;          /* RUN_FORBIDDEN_RUNNER */
+	char *error;             /* RUN_NOT_STARTED: why, for the grader's log */
+};
 
 struct run_task {
 	/* in */
 	const char *runner;     /* runner program path */
 	int function;           /* index into the problem's functions */
-	const char *function_name;
 	struct strbuf args;     /* encoded arguments (value_encode) */
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;
 	unsigned zygote_memory_mb; /* the largest memory limit of the runner's cases */
-	int group_key;          /* tasks with the same non-negative key form an all-or-nothing group */
 	/* out */
 	bool done;
-	enum verdict verdict;   /* provisional: V_CORRECT means "answered" */
-	bool answered;
-	long long answer;
-	unsigned cpu_used_ms, wall_used_ms;
-	unsigned long long peak_kb;
-	char *message;          /* owned; NULL when answered normally */
-	char *output;           /* owned; captured output (at most GR_OUTPUT_KEEP bytes) */
-	unsigned long long output_total;
+	struct run_facts facts;
 };
 
 void run_task_release(struct run_task *t);
+
+/*
+ * Who decides what runs (the caller's policy).  next() returns the index of
+ * the next task to start, or -1 when there is none left (it is not asked
+ * again); finished() is called once for every task next() handed out, when
+ * its facts are in.
+ */
+struct pool_client {
+	int (*next)(void *ctx);
+	void (*finished)(void *ctx, int task);
+	void *ctx;
+};
 
 struct pool;
 
 /*
  * filters: the bytes for GR_FD_FILTER (sandbox_filters); workdir: the empty
- * cwd; hide_paths: NULL-terminated directories hidden from the runners (where
- * mount namespaces work), borrowed for the pool's lifetime.
+ * cwd (copied); hide_paths: NULL-terminated directories hidden from the
+ * runners (where mount namespaces work).  filters and hide_paths are
+ * borrowed for the pool's lifetime.
  */
 struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir,
 		      const char *const *hide_paths);
 
 /*
- * Run the tasks to completion, in order, on all slots.  stop_group_on_failure:
- * once a task of an all-or-nothing group (group_key >= 0) does not answer
- * (or fails the judge callback), the rest of that group is skipped.
- * judge(t, ctx) decides right/wrong for answered tasks (returns true when
- * correct); may be NULL.  Returns 0, or -1 when interrupted.
+ * Run the tasks client->next() hands out, on all slots, until it has none
+ * left and every one of them has finished.  Returns 0, or -1 when
+ * interrupted or the event loop failed (tasks handed out but not finished
+ * then have outcome RUN_STOPPED).
  */
-int pool_run(struct pool *pool, struct run_task *tasks, int ntasks, bool stop_group_on_failure,
-	     bool (*judge)(const struct run_task *t, void *ctx), void *ctx);
+int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client *client);
 
 void pool_free(struct pool *pool);
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "reference.h"
 #include "cli.h"
 #include "engine.h"
 #include "report.h"
@@ -52,7 +53,7 @@ static int cmd_grade(struct cli *cli)
 		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
 		goto cleanup;
 	}
-	if (engine_load_reference(&e, &err) < 0 || engine_grade(&e, submission, &r, &err) < 0) {
+	if (reference_load(&e, &err) < 0 || engine_grade(&e, submission, &r, &err) < 0) {
 		error("%s", err.buf);
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
 		goto cleanup;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reference.h"
 #include "cli.h"
 #include "pack.h"
 #include "interrupt.h"
@@ -55,7 +56,7 @@ int cmd_pack(struct cli *cli)
 		goto cleanup;
 	}
 	have_engine = true;
-	if (engine_load_reference(&e, &err) < 0) {
+	if (reference_load(&e, &err) < 0) {
 		error("%s", err.buf);
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
 		goto cleanup;

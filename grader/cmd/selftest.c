@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reference.h"
 #include "cli.h"
 #include "sandbox.h"
 
@@ -68,9 +69,7 @@ static int check_equivalent(struct cli *cli, struct engine *e, int pi)
 		bad = 1;
 		goto cleanup;
 	}
-	e2.ref = calloc(1, sizeof(*e2.ref));
-	e2.ref[0] = e->ref[qi]; /* borrowed: cleared before engine_release */
-	e2.ref_loaded = true;
+	reference_lend(&e2, &e->ref[qi]);
 	if (engine_grade(&e2, e->opts.reference_dir, &r, &err) < 0) {
 		printf("FAIL %s: %s\n", p->id, err.buf);
 		bad = 1;
@@ -88,7 +87,6 @@ static int check_equivalent(struct cli *cli, struct engine *e, int pi)
 		}
 		grade_result_release(&r);
 	}
-	memset(&e2.ref[0], 0, sizeof(e2.ref[0]));
 	engine_release(&e2);
 cleanup:
 	strbuf_release(&err);
@@ -117,7 +115,7 @@ int cmd_selftest(struct cli *cli)
 		strbuf_release(&err);
 		return usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
 	}
-	if (engine_load_reference(&e, &err) < 0) {
+	if (reference_load(&e, &err) < 0) {
 		error("%s", err.buf);
 		goto cleanup;
 	}

@@ -29,6 +29,7 @@
 
 #include "engine.h"
 #include "problem.h"
+#include "reference.h"
 
 #define assert_double_equal(a, b)                                                      \
 	do {                                                                            \
@@ -499,9 +500,9 @@ static void test_engine_cpu_limit(void **state)
 	assert_int_equal(engine_cpu_limit(&e, 2, 0), 500);
 
 	/* the reference is needed for answers not in the file or for relative limits */
-	assert_true(problem_needs_reference(&p));
-	assert_true(problem_needs_reference(&m));
-	assert_false(problem_needs_reference(&x));
+	assert_true(reference_needed(&p));
+	assert_true(reference_needed(&m));
+	assert_false(reference_needed(&x));
 	problem_release(&x);
 	problem_release(&m);
 	problem_release(&p);

@@ -1,0 +1,338 @@
+/* verdict.c - see verdict.h */
+#define _GNU_SOURCE
+#include "verdict.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "sandbox.h"
+#include "text.h"
+
+#define COMPILER_LINES 20
+/* ticks of /proc CPU time are coarse (10 ms): the grader's own count gets this much slack */
+#define GRADER_CPU_SLACK_MS 100
+/* how long a runner may take to say hello (runner.c's STARTUP_MS), for the message */
+#define STARTUP_WORDS_MS 5000u
+
+void judgement_release(struct judgement *j)
+{
+	free(j->message);
+	j->message = NULL;
+}
+
+static void decide(struct judgement *j, enum verdict v, char *message)
+{
+	j->verdict = v;
+	free(j->message);
+	j->message = message;
+}
+
+static const char *signal_words(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+		return "SIGSEGV: segmentation fault - an invalid memory access (a bad pointer, an index out of "
+		       "bounds, or a stack overflow from too deep recursion)";
+	case SIGBUS:
+		return "SIGBUS: bus error - an invalid memory access";
+	case SIGFPE:
+		return "SIGFPE: arithmetic error - probably a division by zero";
+	case SIGABRT:
+		return "SIGABRT: aborted - abort() or a failed assert()";
+	case SIGILL:
+		return "SIGILL: illegal instruction";
+	case SIGKILL:
+		return "SIGKILL: killed";
+	case SIGPIPE:
+		return "SIGPIPE: wrote to a closed pipe";
+	case SIGSYS:
+		return "SIGSYS: a forbidden system call";
+	default:
+		return strsignal(sig);
+	}
+}
+
+static char *wall_limit_message(const struct run_task *t)
+{
+	const struct run_facts *f = &t->facts;
+	if (!f->child_known)
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping, "
+				 "waiting or stopped (or the machine too busy to run it)", t->wall_ms);
+	if (f->child_state == 'T' || f->child_state == 't')
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was stopped "
+				 "(SIGSTOP on itself?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
+	if (f->child_state == 'R')
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was still running "
+				 "after %u ms of CPU time (the machine was too busy to give it the CPU limit of %u ms)",
+				 t->wall_ms, f->child_cpu_ms, t->cpu_ms);
+	return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping or waiting "
+			 "(sleep(), pause()?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
+}
+
+static char *forbidden_message(int syscall_nr)
+{
+	const char *name = sandbox_syscall_name(syscall_nr);
+	/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
+	bool self_signal = !sandbox_probe()->namespaces &&
+			   (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill"));
+	return xasprintf("your code made the system call '%s', which is not allowed while grading (no files, "
+			 "processes, signals or network)%s", name,
+			 self_signal ? "; abort(), assert() and raise() send signals too, which this sandbox cannot allow"
+				     : "");
+}
+
+/* A case child killed by a signal. */
+static void judge_signal(struct judgement *j, const struct run_task *t, int sig)
+{
+	const struct gr_report *r = &t->facts.report;
+	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
+
+	if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
+		decide(j, V_TIMELIMIT, xasprintf("used more than the CPU time limit of %u ms", t->cpu_ms));
+	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
+		decide(j, V_MEMORY_LIMIT, xasprintf("crashed (%s) after using %llu MiB, at the memory limit of %u MiB",
+						    strsignal(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
+	else if (sig == SIGSYS)
+		/* no report from the trap's handler: SIGSYS was blocked, or the filter killed a foreign ABI's call */
+		decide(j, V_FORBIDDEN, xstrdup("your code made a system call that is not allowed while grading "
+					       "(no files, processes, threads, signals or network); which one is "
+					       "unknown: it came with signals blocked, as in system(), popen() "
+					       "and pthread_create(), or through a 32-bit system call entry"));
+	else
+		decide(j, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
+}
+
+/*
+ * A report from the runner.  The runner holds the submission's code: what it
+ * says about itself is the submission's doing (a constructor can forge
+ * these), so a broken report is a run error of the submission.
+ */
+static void judge_report(struct judgement *j, const struct run_task *t, const struct signature *sig)
+{
+	const struct gr_report *r = &t->facts.report;
+
+	j->cpu_ms = (unsigned)(r->cpu_us / 1000);
+	j->peak_kb = r->maxrss_kb;
+	if (r->flags & GR_BAD_REQUEST)
+		decide(j, V_RUN_ERROR, xstrdup("the program could not read the test's arguments "
+					       "(did code before main tamper with the runner?)"));
+	else if (r->flags & GR_SPAWN_FAILED)
+		decide(j, V_RUN_ERROR, xstrdup("the program could not start the test (fork failed: "
+					       "did code before main use up processes or memory?)"));
+	else if (r->flags & GR_FORBIDDEN)
+		decide(j, V_FORBIDDEN, forbidden_message(r->syscall_nr));
+	else if (r->flags & GR_NOMEM)
+		decide(j, V_MEMORY_LIMIT, xasprintf("an allocation of %llu bytes failed: the memory limit is %u MiB",
+						    (unsigned long long)r->nomem_bytes, t->memory_mb));
+	else if (r->flags & GR_OUTPUT_LIMIT)
+		decide(j, V_OUTPUT_LIMIT, xasprintf("printed more than %u KiB (stdout and stderr together); "
+						    "remove debugging output", t->output_kb));
+	else if (WIFSIGNALED(r->wait_status))
+		judge_signal(j, t, WTERMSIG(r->wait_status));
+	else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122 && !(r->flags & GR_CASE_READY))
+		decide(j, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed for this test"));
+	else if (!(r->flags & GR_ANSWERED))
+		decide(j, V_NO_OUTPUT, xasprintf("%s ended the program (exit code %d) before returning an answer: "
+						 "do not call exit() or close file descriptors", sig->name,
+						 WIFEXITED(r->wait_status) ? WEXITSTATUS(r->wait_status) : -1));
+	else {
+		j->answered = true;
+		j->answer = r->answer;
+		decide(j, V_CORRECT, NULL);
+	}
+	/* the CPU limit, checked from outside: everything the runner used since its last report */
+	if (j->answered && t->facts.grader_cpu_ms > (long long)t->cpu_ms + GRADER_CPU_SLACK_MS) {
+		j->cpu_ms = (unsigned)t->facts.grader_cpu_ms;
+		j->answered = false;
+		decide(j, V_TIMELIMIT, xasprintf("used %lld ms of CPU by the grader's count, above the limit of %u ms "
+						 "(work done before main counts too)", t->facts.grader_cpu_ms, t->cpu_ms));
+	}
+}
+
+/* The runner ended or broke the protocol while starting or between tests. */
+static void judge_lost(struct judgement *j, const struct run_facts *f)
+{
+	const char *when = f->starting ? "while starting (before main: a constructor?)" : "outside the test";
+	int st = f->exit_status;
+
+	if (f->outcome == RUN_PROTOCOL)
+		decide(j, V_RUN_ERROR, xasprintf("the program wrote on the grader's channel %s: the runner could "
+						 "not be trusted any more", when));
+	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
+	 * record the preinit hook sends before any student code runs does */
+	else if (f->sandbox_failed)
+		decide(j, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed (seccomp refused the filter)"));
+	else if (WIFSIGNALED(st))
+		decide(j, V_RUN_ERROR, xasprintf("the program crashed %s with %s", when, signal_words(WTERMSIG(st))));
+	else
+		decide(j, V_RUN_ERROR, xasprintf("the program ended %s (exit code %d)", when,
+						 WIFEXITED(st) ? WEXITSTATUS(st) : -1));
+}
+
+/* Outcomes other than a report. */
+static void judge_outcome(struct judgement *j, const struct run_task *t, const struct signature *sig)
+{
+	const struct run_facts *f = &t->facts;
+	switch (f->outcome) {
+	case RUN_REPORTED:
+		judge_report(j, t, sig);
+		break;
+	case RUN_MISSING_FUNCTION:
+		decide(j, V_MISSING, xasprintf("your file does not define the function '%s'", sig->name));
+		break;
+	case RUN_WALL_TIMEOUT:
+		decide(j, V_TIMELIMIT, wall_limit_message(t));
+		if (f->child_known)
+			j->cpu_ms = f->child_cpu_ms;
+		break;
+	case RUN_START_TIMEOUT:
+		decide(j, V_TIMELIMIT, xasprintf("the program did not start within %u ms (something runs forever "
+						 "before main?)", STARTUP_WORDS_MS));
+		break;
+	case RUN_LOST:
+	case RUN_PROTOCOL:
+		judge_lost(j, f);
+		break;
+	case RUN_FORBIDDEN_RUNNER:
+		decide(j, V_FORBIDDEN, xasprintf("your program made the system call '%s' %s, which is not allowed",
+						 sandbox_syscall_name(f->syscall_nr),
+						 f->starting ? "while starting (before main: a constructor?)"
+							     : "outside the test (in a process a constructor started?)"));
+		break;
+	case RUN_UNFILTERED:
+		decide(j, V_FORBIDDEN, xstrdup("your program switched the sandbox off before main (it defines "
+					       "functions the runner needs, such as prctl or syscall)"));
+		break;
+	case RUN_NOT_STARTED:
+		decide(j, V_JUDGE_ERROR, xstrdup(f->error ? f->error : "the grader could not start the runner"));
+		break;
+	case RUN_NONE:
+	case RUN_STOPPED:
+		decide(j, V_JUDGE_ERROR, xstrdup("not run: the grader stopped early"));
+		break;
+	}
+}
+
+void verdict_of_run(struct judgement *j, const struct run_task *t, const struct signature *sig)
+{
+	memset(j, 0, sizeof(*j));
+	j->verdict = V_JUDGE_ERROR;
+	judge_outcome(j, t, sig);
+	if (t->facts.repeated && j->message) {
+		char *m = xasprintf("%s (not started again: the program failed the same way for an earlier test)",
+				    j->message);
+		decide(j, j->verdict, m);
+	}
+}
+
+void verdict_compare(struct judgement *j, const struct signature *sig, bool has_expected, long long expected)
+{
+	struct strbuf m = STRBUF_INIT;
+	if (!j->answered)
+		return;
+	if (!has_expected) {
+		decide(j, V_JUDGE_ERROR, xstrdup("no expected answer: the reference solution failed on this test"));
+		return;
+	}
+	if (value_answer_equal(sig->ret, expected, j->answer))
+		return;
+	strbuf_addstr(&m, "returned ");
+	answer_format(&m, sig->ret, j->answer);
+	strbuf_addstr(&m, ", expected ");
+	answer_format(&m, sig->ret, expected);
+	decide(j, V_WRONG_ANSWER, strbuf_detach(&m));
+}
+
+/* ---- builds ---- */
+
+static char *compile_error_message(const struct build_facts *f)
+{
+	struct strbuf msg = STRBUF_INIT;
+	strbuf_addf(&msg, "'%s' does not compile:\n", f->source);
+	text_first_lines(&msg, f->output, COMPILER_LINES, "[... more compiler output cut ...]");
+	if (f->signatures && (strstr(f->output, "conflicting types") || strstr(f->output, "grader_decls.h")))
+		strbuf_addf(&msg, "The required signatures are:\n%s", f->signatures);
+	return strbuf_detach(&msg);
+}
+
+/* The compiler ran: did it succeed? */
+static enum build_status judge_compiler(const struct build_facts *f, char **message)
+{
+	if (f->interrupted) {
+		*message = xstrdup("interrupted while compiling");
+		return BUILD_INTERNAL;
+	}
+	if (f->timed_out) {
+		*message = xasprintf("compiling '%s' took longer than the compiler's time limit (%u s)", f->source,
+				     (f->wall_limit_ms + 999) / 1000);
+		return BUILD_COMPILE_ERROR;
+	}
+	if (WIFSIGNALED(f->status) && (WTERMSIG(f->status) == SIGKILL || WTERMSIG(f->status) == SIGXCPU)) {
+		*message = xasprintf("compiling '%s' used more than the compiler's CPU time limit (%u s) or was killed",
+				     f->source, f->cpu_limit_s);
+		return BUILD_COMPILE_ERROR;
+	}
+	if (!WIFEXITED(f->status) || WEXITSTATUS(f->status)) {
+		*message = compile_error_message(f);
+		return BUILD_COMPILE_ERROR;
+	}
+	return BUILD_OK;
+}
+
+enum build_status verdict_of_build(const struct build_facts *f, char **message)
+{
+	enum build_status s;
+
+	*message = NULL;
+	if (f->missing) {
+		*message = xasprintf("no file '%s' in your submission", f->source);
+		return BUILD_MISSING_FILE;
+	}
+	if (f->copy_error) {
+		*message = xasprintf("'%s': %s", f->source, f->copy_error);
+		return BUILD_COMPILE_ERROR;
+	}
+	s = judge_compiler(f, message);
+	if (s != BUILD_OK)
+		return s;
+	if (!f->inspected) {
+		*message = xasprintf("cannot inspect the runner built from '%s'", f->source);
+		return BUILD_INTERNAL;
+	}
+	if (f->forbidden && *f->forbidden) {
+		*message = xstrdup(f->forbidden);
+		return BUILD_FORBIDDEN;
+	}
+	if (f->clashes && *f->clashes) {
+		*message = xasprintf("'%s' defines %s, with the name of a C library function the grader's runner calls "
+				     "itself: rename it, or make it static", f->source, f->clashes);
+		return BUILD_COMPILE_ERROR;
+	}
+	if (f->static_bytes > f->memory_limit_bytes) {
+		*message = xasprintf("the program's static data needs %llu MiB, above the memory limit of %llu MiB",
+				     f->static_bytes >> 20, f->memory_limit_bytes >> 20);
+		return BUILD_TOO_BIG;
+	}
+	return BUILD_OK;
+}
+
+enum verdict verdict_of_build_status(enum build_status s)
+{
+	switch (s) {
+	case BUILD_OK:
+		return V_CORRECT;
+	case BUILD_MISSING_FILE:
+		return V_MISSING;
+	case BUILD_COMPILE_ERROR:
+		return V_COMPILER_ERROR;
+	case BUILD_FORBIDDEN:
+		return V_FORBIDDEN;
+	case BUILD_TOO_BIG:
+		return V_MEMORY_LIMIT;
+	case BUILD_INTERNAL:
+		return V_JUDGE_ERROR;
+	}
+	return V_JUDGE_ERROR;
+}
