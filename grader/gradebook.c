@@ -499,6 +499,234 @@ static void class_stats_release(struct class_stats *cs)
 	free(cs->errors);
 }
 
+/*
+ * summary.html: collect, then render.  summary_collect() turns the class
+ * statistics into every figure the page shows; each html_* section below
+ * reads only that struct, so a figure is computed in one place and the page
+ * is the same for a resumed run, merged shards and one uninterrupted run.
+ */
+
+struct summary_problem {       /* a row of "Problems" */
+	const char *id, *title;    /* the manifest's */
+	double max;
+	double mean;               /* over graded students, unrounded */
+	double share;              /* mean / max, for the bar */
+	int full, built, compile_errors, missing;
+};
+
+struct summary_group {         /* a row of "Pass rates by group" */
+	const char *problem, *name;
+	bool hidden;               /* the group holds a hidden test */
+	int tests;
+	long long passed, total;   /* test runs (all-or-nothing rule applied) */
+	double rate;
+};
+
+struct summary_test {          /* a row of "Tests most students fail" */
+	const char *problem, *name;
+	bool hidden;
+	int passed;                /* of the graded students */
+	double rate;
+};
+
+struct summary_not_graded {    /* a row of "Not graded" */
+	const char *id;
+	char *why;                 /* owned: the student's status line */
+};
+
+/*
+ * Strings are borrowed from the manifest and the class statistics, which
+ * must outlive the summary; summary_release() frees the arrays and the
+ * not-graded reasons.
+ */
+struct summary {
+	int students, graded;
+	int shard_index, shard_count, class_size;
+	double max;                /* the manifest's maximum score */
+	/* score distribution: the figures are set when graded > 0 */
+	int bins[HISTOGRAM_BINS];
+	double mean, median, lowest, highest;
+	struct summary_problem *problems;
+	int nproblems;
+	struct summary_group *groups;
+	int ngroups;
+	struct summary_test *failed;   /* the TESTS_LISTED lowest pass rates, lowest first */
+	int nfailed, ntests;           /* rows listed; tests of every problem */
+	const struct compile_error *errors;
+	int nerrors;
+	struct summary_not_graded *not_graded;
+	int nnot_graded;
+};
+
+/* A student's status as grades.csv and the page show it (owned). */
+static char *row_status(const struct student_state *s, bool have, const char *missing_reason)
+{
+	return have ? xstrdup(s->status) : xasprintf("error: %s", missing_reason);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void collect_distribution(struct summary *s, const struct class_stats *cs)
+{
+	double *sorted, sum = 0;
+	int n = cs->ngraded;
+
+	memcpy(s->bins, cs->bins, sizeof(s->bins));
+	if (!n)
+		return;
+	sorted = xcalloc((size_t)n, sizeof(double));
+	memcpy(sorted, cs->totals, (size_t)n * sizeof(double));
+	qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+	/* summed in sorted order: the same bits however the rows were read */
+	for (int i = 0; i < n; i++)
+		sum += sorted[i];
+	s->mean = sum / n;
+	s->median = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	s->lowest = sorted[0];
+	s->highest = sorted[n - 1];
+	free(sorted);
+}
+
+static void collect_problems(struct summary *s, const struct batch_manifest *m, const struct class_stats *cs)
+{
+	s->nproblems = m->nproblems;
+	s->problems = xcalloc((size_t)m->nproblems + 1, sizeof(*s->problems));
+	for (int i = 0; i < m->nproblems; i++) {
+		const struct problem_stat *ps = &cs->probs[i];
+		struct summary_problem *p = &s->problems[i];
+		p->id = m->problems[i].id;
+		p->title = m->problems[i].title;
+		p->max = m->problems[i].max_score;
+		p->mean = cs->ngraded ? ps->score_sum / cs->ngraded : 0;
+		p->share = p->max > 0 ? p->mean / p->max : 0;
+		p->full = ps->full;
+		p->built = ps->built;
+		p->compile_errors = ps->compile_errors;
+		p->missing = ps->missing;
+	}
+}
+
+static void collect_group(struct summary_group *row, const char *problem, const struct problem_stat *ps,
+			  const struct group_stat *g)
+{
+	row->problem = problem;
+	row->name = g->name;
+	for (int k = 0; k < ps->ntests; k++)
+		if (!strcmp(ps->tests[k].group, g->name)) {
+			row->tests++;
+			row->hidden |= ps->tests[k].hidden;
+		}
+	row->passed = g->passed;
+	row->total = g->total;
+	row->rate = g->total ? (double)g->passed / (double)g->total : 0;
+}
+
+static void collect_groups(struct summary *s, const struct batch_manifest *m, const struct class_stats *cs)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->nproblems; i++)
+		n += cs->probs[i].ngroups;
+	s->groups = xcalloc((size_t)n + 1, sizeof(*s->groups));
+	for (int i = 0; i < m->nproblems; i++)
+		for (int g = 0; g < cs->probs[i].ngroups; g++)
+			collect_group(&s->groups[s->ngroups++], m->problems[i].id, &cs->probs[i],
+				      &cs->probs[i].groups[g]);
+}
+
+struct ranked_test {
+	int problem, test;
+	double rate;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked_test *x = a, *y = b;
+	if (x->rate != y->rate)
+		return x->rate < y->rate ? -1 : 1;
+	if (x->problem != y->problem)
+		return x->problem - y->problem;
+	return x->test - y->test;
+}
+
+/* Every test of every problem ranked by pass rate; the lowest TESTS_LISTED kept. */
+static void collect_failed_tests(struct summary *s, const struct batch_manifest *m, const struct class_stats *cs)
+{
+	struct ranked_test *ranked;
+	int n = 0;
+
+	for (int i = 0; i < m->nproblems; i++)
+		s->ntests += cs->probs[i].ntests;
+	ranked = xcalloc((size_t)s->ntests + 1, sizeof(*ranked));
+	for (int i = 0; i < m->nproblems; i++)
+		for (int k = 0; k < cs->probs[i].ntests; k++) {
+			ranked[n].problem = i;
+			ranked[n].test = k;
+			ranked[n].rate = cs->ngraded ? (double)cs->probs[i].tests[k].passed / cs->ngraded : 0;
+			n++;
+		}
+	qsort(ranked, (size_t)n, sizeof(*ranked), cmp_ranked);
+	s->nfailed = n < TESTS_LISTED ? n : TESTS_LISTED;
+	s->failed = xcalloc((size_t)s->nfailed + 1, sizeof(*s->failed));
+	for (int r = 0; r < s->nfailed; r++) {
+		const struct test_stat *t = &cs->probs[ranked[r].problem].tests[ranked[r].test];
+		s->failed[r].problem = m->problems[ranked[r].problem].id;
+		s->failed[r].name = t->name;
+		s->failed[r].hidden = t->hidden;
+		s->failed[r].passed = t->passed;
+		s->failed[r].rate = ranked[r].rate;
+	}
+	free(ranked);
+}
+
+static void collect_not_graded(struct summary *s, const struct batch_manifest *m, const struct student_state *rows,
+			       const bool *have, const char *missing_reason)
+{
+	s->not_graded = xcalloc((size_t)m->nids + 1, sizeof(*s->not_graded));
+	for (int i = 0; i < m->nids; i++) {
+		struct summary_not_graded *row;
+		if (have[i] && rows[i].graded)
+			continue;
+		row = &s->not_graded[s->nnot_graded++];
+		row->id = m->ids[i];
+		row->why = row_status(&rows[i], have[i], missing_reason);
+	}
+}
+
+/* rows[i] is the state of m->ids[i] when have[i]; a student without one is "error: <missing_reason>". */
+static void summary_collect(struct summary *s, const struct batch_manifest *m, const struct class_stats *cs,
+			    const struct student_state *rows, const bool *have, const char *missing_reason)
+{
+	memset(s, 0, sizeof(*s));
+	s->students = m->nids;
+	s->graded = cs->ngraded;
+	s->shard_index = m->shard_index;
+	s->shard_count = m->shard_count;
+	s->class_size = m->class_size;
+	s->max = manifest_max_score(m);
+	collect_distribution(s, cs);
+	collect_problems(s, m, cs);
+	collect_groups(s, m, cs);
+	collect_failed_tests(s, m, cs);
+	s->errors = cs->errors;
+	s->nerrors = cs->nerrors;
+	collect_not_graded(s, m, rows, have, missing_reason);
+}
+
+static void summary_release(struct summary *s)
+{
+	free(s->problems);
+	free(s->groups);
+	free(s->failed);
+	for (int i = 0; i < s->nnot_graded; i++)
+		free(s->not_graded[i].why);
+	free(s->not_graded);
+}
+
 static const char html_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -529,28 +757,62 @@ static void add_percent(struct strbuf *sb, double num, double den)
 	strbuf_addf(sb, "%.1f%%", den > 0 ? 100.0 * num / den : 0.0);
 }
 
-static void html_histogram(struct strbuf *sb, const struct class_stats *cs)
+/* A mean is shown to the hundredth. */
+static void add_mean(struct strbuf *sb, double mean)
+{
+	text_score(sb, round(mean * 100) / 100);
+}
+
+/* The first cells of a pass-rate row (groups, tests): the problem, then the name, tagged when hidden. */
+static void add_rate_row_head(struct strbuf *sb, const char *problem, const char *name, bool hidden)
+{
+	strbuf_addstr(sb, "<tr><td>");
+	add_html(sb, problem);
+	strbuf_addstr(sb, "</td><td>");
+	add_html(sb, name);
+	if (hidden)
+		strbuf_addstr(sb, " <span class=\"tag\">hidden</span>");
+}
+
+static void html_header(struct strbuf *sb, const struct summary *s)
+{
+	strbuf_addstr(sb, html_head);
+	strbuf_addstr(sb, "<h1>Grading summary</h1>\n<p class=\"meta\">");
+	strbuf_addf(sb, "%d student%s", s->students, s->students == 1 ? "" : "s");
+	if (s->shard_count > 1)
+		strbuf_addf(sb, " (shard %d of %d; %d in the class)", s->shard_index, s->shard_count, s->class_size);
+	strbuf_addf(sb, ": %d graded, %d not graded. Problems:", s->graded, s->nnot_graded);
+	for (int i = 0; i < s->nproblems; i++) {
+		strbuf_addstr(sb, i ? ", " : " ");
+		add_html(sb, s->problems[i].id);
+	}
+	strbuf_addstr(sb, " (maximum ");
+	text_score(sb, s->max);
+	strbuf_addf(sb, " points). Grader %s.</p>\n", GRADER_VERSION);
+}
+
+static void html_histogram(struct strbuf *sb, const struct summary *s)
 {
 	const int w = 640, h = 240, left = 40, bottom = 40, top = 20;
 	int most = 1;
 	double bw = (double)(w - left - 10) / HISTOGRAM_BINS;
 
 	for (int b = 0; b < HISTOGRAM_BINS; b++)
-		if (cs->bins[b] > most)
-			most = cs->bins[b];
+		if (s->bins[b] > most)
+			most = s->bins[b];
 	strbuf_addf(sb, "<svg role=\"img\" aria-label=\"score distribution\" width=\"%d\" height=\"%d\" "
 		    "viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">\n", w, h, w, h);
 	strbuf_addf(sb, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#889\"/>\n", left, h - bottom,
 		    w - 10, h - bottom);
 	for (int b = 0; b < HISTOGRAM_BINS; b++) {
-		double bh = (double)(h - bottom - top) * cs->bins[b] / most;
+		double bh = (double)(h - bottom - top) * s->bins[b] / most;
 		double x = left + b * bw;
 		strbuf_addf(sb, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#4a6fa5\">"
 			    "<title>%d%%-%d%%: %d student%s</title></rect>\n", x + 2, h - bottom - bh, bw - 4, bh,
-			    b * 10, b * 10 + 10, cs->bins[b], cs->bins[b] == 1 ? "" : "s");
-		if (cs->bins[b])
+			    b * 10, b * 10 + 10, s->bins[b], s->bins[b] == 1 ? "" : "s");
+		if (s->bins[b])
 			strbuf_addf(sb, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", x + bw / 2,
-				    h - bottom - bh - 4, cs->bins[b]);
+				    h - bottom - bh - 4, s->bins[b]);
 		strbuf_addf(sb, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d-%d%%</text>\n", x + bw / 2,
 			    h - bottom + 16, b * 10, b * 10 + 10);
 	}
@@ -559,192 +821,128 @@ static void html_histogram(struct strbuf *sb, const struct class_stats *cs)
 	strbuf_addstr(sb, "</svg>\n");
 }
 
-struct ranked_test {
-	int problem, test;
-	double rate;
-};
-
-static int cmp_ranked(const void *a, const void *b)
+static void html_distribution(struct strbuf *sb, const struct summary *s)
 {
-	const struct ranked_test *x = a, *y = b;
-	if (x->rate != y->rate)
-		return x->rate < y->rate ? -1 : 1;
-	if (x->problem != y->problem)
-		return x->problem - y->problem;
-	return x->test - y->test;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static void html_summary(struct strbuf *sb, const struct batch_manifest *m, struct class_stats *cs,
-			 const struct student_state *rows, const bool *have, const char *missing_reason)
-{
-	double max = manifest_max_score(m), sum = 0;
-	struct ranked_test *ranked = NULL;
-	int nranked = 0, not_graded = m->nids - cs->ngraded;
-
-	strbuf_addstr(sb, html_head);
-	strbuf_addstr(sb, "<h1>Grading summary</h1>\n<p class=\"meta\">");
-	strbuf_addf(sb, "%d student%s", m->nids, m->nids == 1 ? "" : "s");
-	if (m->shard_count > 1)
-		strbuf_addf(sb, " (shard %d of %d; %d in the class)", m->shard_index, m->shard_count, m->class_size);
-	strbuf_addf(sb, ": %d graded, %d not graded. Problems:", cs->ngraded, not_graded);
-	for (int i = 0; i < m->nproblems; i++) {
-		strbuf_addstr(sb, i ? ", " : " ");
-		add_html(sb, m->problems[i].id);
-	}
-	strbuf_addstr(sb, " (maximum ");
-	text_score(sb, max);
-	strbuf_addf(sb, " points). Grader %s.</p>\n", GRADER_VERSION);
-
-	/* distribution */
 	strbuf_addstr(sb, "<h2>Score distribution</h2>\n");
-	if (cs->ngraded) {
-		qsort(cs->totals, (size_t)cs->ngraded, sizeof(double), cmp_double);
-		for (int i = 0; i < cs->ngraded; i++)
-			sum += cs->totals[i];
-		html_histogram(sb, cs);
-		strbuf_addstr(sb, "<p>Mean ");
-		text_score(sb, round(sum / cs->ngraded * 100) / 100);
-		strbuf_addstr(sb, ", median ");
-		text_score(sb, cs->ngraded % 2 ? cs->totals[cs->ngraded / 2]
-				   : (cs->totals[cs->ngraded / 2 - 1] + cs->totals[cs->ngraded / 2]) / 2);
-		strbuf_addstr(sb, ", lowest ");
-		text_score(sb, cs->totals[0]);
-		strbuf_addstr(sb, ", highest ");
-		text_score(sb, cs->totals[cs->ngraded - 1]);
-		strbuf_addstr(sb, " of ");
-		text_score(sb, max);
-		strbuf_addstr(sb, ".</p>\n");
-	} else {
+	if (!s->graded) {
 		strbuf_addstr(sb, "<p>No student could be graded.</p>\n");
+		return;
 	}
+	html_histogram(sb, s);
+	strbuf_addstr(sb, "<p>Mean ");
+	add_mean(sb, s->mean);
+	strbuf_addstr(sb, ", median ");
+	text_score(sb, s->median);
+	strbuf_addstr(sb, ", lowest ");
+	text_score(sb, s->lowest);
+	strbuf_addstr(sb, ", highest ");
+	text_score(sb, s->highest);
+	strbuf_addstr(sb, " of ");
+	text_score(sb, s->max);
+	strbuf_addstr(sb, ".</p>\n");
+}
 
-	/* problems */
+static void html_problems(struct strbuf *sb, const struct summary *s)
+{
 	strbuf_addstr(sb, "<h2>Problems</h2>\n<table>\n<tr><th>Problem</th><th class=\"n\">Mean</th>"
 		      "<th class=\"n\">Full marks</th><th class=\"n\">Built</th><th class=\"n\">Compile errors</th>"
 		      "<th class=\"n\">Missing</th><th>Mean share</th></tr>\n");
-	for (int i = 0; i < m->nproblems; i++) {
-		const struct problem_stat *ps = &cs->probs[i];
-		double mean = cs->ngraded ? ps->score_sum / cs->ngraded : 0;
-		double pmax = m->problems[i].max_score;
+	for (int i = 0; i < s->nproblems; i++) {
+		const struct summary_problem *p = &s->problems[i];
 		strbuf_addstr(sb, "<tr><td>");
-		add_html(sb, m->problems[i].id);
+		add_html(sb, p->id);
 		strbuf_addstr(sb, " <span class=\"meta\">");
-		add_html(sb, m->problems[i].title);
+		add_html(sb, p->title);
 		strbuf_addstr(sb, "</span></td><td class=\"n\">");
-		text_score(sb, round(mean * 100) / 100);
+		add_mean(sb, p->mean);
 		strbuf_addstr(sb, " / ");
-		text_score(sb, pmax);
+		text_score(sb, p->max);
 		strbuf_addstr(sb, "</td><td class=\"n\">");
-		add_percent(sb, ps->full, cs->ngraded);
+		add_percent(sb, p->full, s->graded);
 		strbuf_addf(sb, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td>",
-			    ps->built, ps->compile_errors, ps->missing);
-		add_rate_bar(sb, pmax > 0 ? mean / pmax : 0);
+			    p->built, p->compile_errors, p->missing);
+		add_rate_bar(sb, p->share);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
+}
 
-	/* groups */
+static void html_groups(struct strbuf *sb, const struct summary *s)
+{
 	strbuf_addstr(sb, "<h2>Pass rates by group</h2>\n<table>\n<tr><th>Problem</th><th>Group</th>"
 		      "<th class=\"n\">Tests</th><th class=\"n\">Passed</th><th>Rate</th></tr>\n");
-	for (int i = 0; i < m->nproblems; i++) {
-		const struct problem_stat *ps = &cs->probs[i];
-		for (int g = 0; g < ps->ngroups; g++) {
-			int n = 0;
-			bool hidden = false;
-			double rate = ps->groups[g].total ? (double)ps->groups[g].passed / (double)ps->groups[g].total : 0;
-			for (int k = 0; k < ps->ntests; k++)
-				if (!strcmp(ps->tests[k].group, ps->groups[g].name)) {
-					n++;
-					hidden |= ps->tests[k].hidden;
-				}
-			strbuf_addstr(sb, "<tr><td>");
-			add_html(sb, m->problems[i].id);
-			strbuf_addstr(sb, "</td><td>");
-			add_html(sb, ps->groups[g].name);
-			if (hidden)
-				strbuf_addstr(sb, " <span class=\"tag\">hidden</span>");
-			strbuf_addf(sb, "</td><td class=\"n\">%d</td><td class=\"n\">", n);
-			add_percent(sb, (double)ps->groups[g].passed, (double)ps->groups[g].total);
-			strbuf_addstr(sb, "</td><td>");
-			add_rate_bar(sb, rate);
-			strbuf_addstr(sb, "</td></tr>\n");
-		}
-	}
-	strbuf_addstr(sb, "</table>\n");
-
-	/* tests, most failed first */
-	for (int i = 0; i < m->nproblems; i++)
-		for (int k = 0; k < cs->probs[i].ntests; k++) {
-			ranked = xrealloc(ranked, (size_t)(nranked + 1) * sizeof(*ranked));
-			ranked[nranked].problem = i;
-			ranked[nranked].test = k;
-			ranked[nranked].rate = cs->ngraded ? (double)cs->probs[i].tests[k].passed / cs->ngraded : 0;
-			nranked++;
-		}
-	if (nranked)
-		qsort(ranked, (size_t)nranked, sizeof(*ranked), cmp_ranked);
-	strbuf_addstr(sb, "<h2>Tests most students fail</h2>\n");
-	if (nranked > TESTS_LISTED)
-		strbuf_addf(sb, "<p class=\"meta\">The %d tests with the lowest pass rate of %d.</p>\n", TESTS_LISTED,
-			    nranked);
-	strbuf_addstr(sb, "<table>\n<tr><th>Problem</th><th>Test</th><th class=\"n\">Passed</th><th>Rate</th></tr>\n");
-	for (int r = 0; r < nranked && r < TESTS_LISTED; r++) {
-		const struct test_stat *t = &cs->probs[ranked[r].problem].tests[ranked[r].test];
-		strbuf_addstr(sb, "<tr><td>");
-		add_html(sb, m->problems[ranked[r].problem].id);
+	for (int i = 0; i < s->ngroups; i++) {
+		const struct summary_group *g = &s->groups[i];
+		add_rate_row_head(sb, g->problem, g->name, g->hidden);
+		strbuf_addf(sb, "</td><td class=\"n\">%d</td><td class=\"n\">", g->tests);
+		add_percent(sb, (double)g->passed, (double)g->total);
 		strbuf_addstr(sb, "</td><td>");
-		add_html(sb, t->name);
-		if (t->hidden)
-			strbuf_addstr(sb, " <span class=\"tag\">hidden</span>");
-		strbuf_addf(sb, "</td><td class=\"n\">%d / %d</td><td>", t->passed, cs->ngraded);
-		add_rate_bar(sb, ranked[r].rate);
+		add_rate_bar(sb, g->rate);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
-	free(ranked);
+}
 
-	/* compile errors */
-	strbuf_addf(sb, "<h2>Compile errors (%d)</h2>\n", cs->nerrors);
-	if (!cs->nerrors)
+static void html_failed_tests(struct strbuf *sb, const struct summary *s)
+{
+	strbuf_addstr(sb, "<h2>Tests most students fail</h2>\n");
+	if (s->ntests > TESTS_LISTED)
+		strbuf_addf(sb, "<p class=\"meta\">The %d tests with the lowest pass rate of %d.</p>\n", TESTS_LISTED,
+			    s->ntests);
+	strbuf_addstr(sb, "<table>\n<tr><th>Problem</th><th>Test</th><th class=\"n\">Passed</th><th>Rate</th></tr>\n");
+	for (int r = 0; r < s->nfailed; r++) {
+		const struct summary_test *t = &s->failed[r];
+		add_rate_row_head(sb, t->problem, t->name, t->hidden);
+		strbuf_addf(sb, "</td><td class=\"n\">%d / %d</td><td>", t->passed, s->graded);
+		add_rate_bar(sb, t->rate);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static void html_compile_errors(struct strbuf *sb, const struct summary *s)
+{
+	strbuf_addf(sb, "<h2>Compile errors (%d)</h2>\n", s->nerrors);
+	if (!s->nerrors)
 		strbuf_addstr(sb, "<p>None.</p>\n");
-	for (int i = 0; i < cs->nerrors; i++) {
+	for (int i = 0; i < s->nerrors; i++) {
 		strbuf_addstr(sb, "<h3>");
-		add_html(sb, cs->errors[i].id);
+		add_html(sb, s->errors[i].id);
 		strbuf_addstr(sb, " &mdash; ");
-		add_html(sb, cs->errors[i].problem);
+		add_html(sb, s->errors[i].problem);
 		strbuf_addstr(sb, "</h3>\n<pre>");
-		add_html(sb, cs->errors[i].text);
+		add_html(sb, s->errors[i].text);
 		strbuf_addstr(sb, "</pre>\n");
 	}
+}
 
-	/* students the grader could not grade */
-	strbuf_addf(sb, "<h2>Not graded (%d)</h2>\n", not_graded);
-	if (!not_graded) {
+static void html_not_graded(struct strbuf *sb, const struct summary *s)
+{
+	strbuf_addf(sb, "<h2>Not graded (%d)</h2>\n", s->nnot_graded);
+	if (!s->nnot_graded) {
 		strbuf_addstr(sb, "<p>None.</p>\n");
-	} else {
-		strbuf_addstr(sb, "<table>\n<tr><th>Student</th><th>Why</th></tr>\n");
-		for (int i = 0; i < m->nids; i++) {
-			if (have[i] && rows[i].graded)
-				continue;
-			strbuf_addstr(sb, "<tr><td>");
-			add_html(sb, m->ids[i]);
-			strbuf_addstr(sb, "</td><td>");
-			if (have[i]) {
-				add_html(sb, rows[i].status);
-			} else {
-				strbuf_addstr(sb, "error: ");
-				add_html(sb, missing_reason);
-			}
-			strbuf_addstr(sb, "</td></tr>\n");
-		}
-		strbuf_addstr(sb, "</table>\n");
+		return;
 	}
+	strbuf_addstr(sb, "<table>\n<tr><th>Student</th><th>Why</th></tr>\n");
+	for (int i = 0; i < s->nnot_graded; i++) {
+		strbuf_addstr(sb, "<tr><td>");
+		add_html(sb, s->not_graded[i].id);
+		strbuf_addstr(sb, "</td><td>");
+		add_html(sb, s->not_graded[i].why);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static void html_summary(struct strbuf *sb, const struct summary *s)
+{
+	html_header(sb, s);
+	html_distribution(sb, s);
+	html_problems(sb, s);
+	html_groups(sb, s);
+	html_failed_tests(sb, s);
+	html_compile_errors(sb, s);
+	html_not_graded(sb, s);
 	strbuf_addstr(sb, "</body>\n</html>\n");
 }
 
@@ -754,6 +952,7 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 	struct student_state *rows = xcalloc((size_t)m->nids + 1, sizeof(*rows));
 	bool *have = xcalloc((size_t)m->nids + 1, sizeof(bool));
 	struct class_stats cs;
+	struct summary summary;
 	struct strbuf csv = STRBUF_INIT, html = STRBUF_INIT;
 	double max = manifest_max_score(m);
 	char *path = NULL;
@@ -773,6 +972,7 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 	strbuf_addstr(&csv, ",total,max,status\r\n");
 	for (int i = 0; i < m->nids; i++) {
 		struct student_state *s = &rows[i];
+		char *status;
 		have[i] = state_read(outdir, m->ids[i], m, s) == 0;
 		totals->students++;
 		add_csv_field(&csv, m->ids[i]);
@@ -805,16 +1005,14 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 		strbuf_addch(&csv, ',');
 		if (!have[i] || !strncmp(s->status, "error:", 6))
 			totals->errors++;
-		if (have[i]) {
-			add_csv_field(&csv, s->status);
-		} else {
-			char *status = xasprintf("error: %s", missing_reason);
-			add_csv_field(&csv, status);
-			free(status);
-		}
+		status = row_status(s, have[i], missing_reason);
+		add_csv_field(&csv, status);
+		free(status);
 		strbuf_addstr(&csv, "\r\n");
 	}
-	html_summary(&html, m, &cs, rows, have, missing_reason);
+	summary_collect(&summary, m, &cs, rows, have, missing_reason);
+	html_summary(&html, &summary);
+	summary_release(&summary);
 
 	path = xasprintf("%s/grades.csv", outdir);
 	if (write_file_atomic(path, csv.buf, csv.len) < 0) {

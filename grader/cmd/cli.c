@@ -79,127 +79,139 @@ char *cli_default_dir(const char *name)
 	return xstrdup(name);
 }
 
-int cli_parse(struct cli *cli, int argc, char **argv)
-{
-	enum { OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
-	       OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD };
-	static const struct option longopts[] = {
-		{ "problems", required_argument, NULL, OPT_PROBLEMS },
-		{ "reference", required_argument, NULL, OPT_REFERENCE },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "cache", required_argument, NULL, OPT_CACHE },
-		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
-		{ "show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "colour", required_argument, NULL, OPT_COLOR },
-		{ "resume", no_argument, NULL, OPT_RESUME },
-		{ "shard", required_argument, NULL, OPT_SHARD },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, OPT_VERSION },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+enum {
+	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
+	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD
+};
 
-	memset(cli, 0, sizeof(*cli));
-	cli->color = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:o:v", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PROBLEMS:
-			cli->problems = optarg;
-			break;
-		case OPT_REFERENCE:
-			cli->reference = optarg;
-			break;
-		case OPT_ONLY:
-			cli->only = optarg;
-			break;
-		case 'j': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 256) {
-				error("-j takes a number of jobs from 1 to 256, not '%s'", optarg);
-				return -1;
-			}
-			cli->jobs = (int)n;
-			break;
-		}
-		case OPT_FORMAT: {
-			const char *colon = strchr(optarg, ':');
-			char *name = colon ? xstrndup(optarg, (size_t)(colon - optarg)) : xstrdup(optarg);
-			const struct report_format *f = report_find(name);
-			if (!f) {
-				error("unknown format '%s' (see --help)", name);
-				free(name);
-				return -1;
-			}
-			free(name);
-			if (cli->nformats == CLI_MAX_FORMATS) {
-				error("too many --format options");
-				return -1;
-			}
-			cli->formats[cli->nformats].format = f;
-			cli->formats[cli->nformats].file = colon ? colon + 1 : NULL;
-			cli->nformats++;
-			break;
-		}
-		case 'o':
-			cli->output = optarg;
-			break;
-		case OPT_CACHE:
-			cli->cache = optarg;
-			break;
-		case OPT_NO_CACHE:
-			cli->cache = "";
-			break;
-		case OPT_SHOW_HIDDEN:
-			cli->show_hidden = true;
-			break;
-		case 'v':
-			cli->verbose = true;
-			break;
-		case OPT_COLOR:
-			if (!strcmp(optarg, "always"))
-				cli->color = 1;
-			else if (!strcmp(optarg, "never"))
-				cli->color = 0;
-			else if (!strcmp(optarg, "auto"))
-				cli->color = -1;
-			else {
-				error("--color takes auto, always or never");
-				return -1;
-			}
-			break;
-		case OPT_RESUME:
-			cli->resume = true;
-			break;
-		case OPT_SHARD:
-			if (sscanf(optarg, "%d/%d", &cli->shard_index, &cli->shard_count) != 2 ||
-			    cli->shard_count < 1 || cli->shard_index < 1 || cli->shard_index > cli->shard_count) {
-				error("--shard takes I/N with 1 <= I <= N, not '%s'", optarg);
-				return -1;
-			}
-			break;
-		case OPT_HELP:
-			cli->help = true;
-			break;
-		case OPT_VERSION:
-			cli->version = true;
-			break;
-		default:
-			return -1;
-		}
-	}
-	cli->args = argv + optind;
-	cli->nargs = argc - optind;
-	if (cli->output && cli->nformats > 1) {
-		error("-o goes with a single --format; use --format F:FILE for several");
+static const struct option longopts[] = {
+	{ "problems", required_argument, NULL, OPT_PROBLEMS },
+	{ "reference", required_argument, NULL, OPT_REFERENCE },
+	{ "only", required_argument, NULL, OPT_ONLY },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
+	{ "show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that take a value needing a check: 0, or -1 after saying why. */
+
+static int parse_jobs(struct cli *cli, const char *arg)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+	if (*end || n < 1 || n > 256)
+		return error("-j takes a number of jobs from 1 to 256, not '%s'", arg);
+	cli->jobs = (int)n;
+	return 0;
+}
+
+/* F or F:FILE; FILE points into arg (argv), which outlives the cli. */
+static int parse_format(struct cli *cli, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char *name = colon ? xstrndup(arg, (size_t)(colon - arg)) : xstrdup(arg);
+	const struct report_format *f = report_find(name);
+	if (!f) {
+		error("unknown format '%s' (see --help)", name);
+		free(name);
 		return -1;
 	}
+	free(name);
+	if (cli->nformats == CLI_MAX_FORMATS)
+		return error("too many --format options");
+	cli->formats[cli->nformats].format = f;
+	cli->formats[cli->nformats].file = colon ? colon + 1 : NULL;
+	cli->nformats++;
+	return 0;
+}
+
+static int parse_color(struct cli *cli, const char *arg)
+{
+	if (!strcmp(arg, "always"))
+		cli->color = 1;
+	else if (!strcmp(arg, "never"))
+		cli->color = 0;
+	else if (!strcmp(arg, "auto"))
+		cli->color = -1;
+	else
+		return error("--color takes auto, always or never");
+	return 0;
+}
+
+static int parse_shard(struct cli *cli, const char *arg)
+{
+	if (sscanf(arg, "%d/%d", &cli->shard_index, &cli->shard_count) != 2 || cli->shard_count < 1 ||
+	    cli->shard_index < 1 || cli->shard_index > cli->shard_count)
+		return error("--shard takes I/N with 1 <= I <= N, not '%s'", arg);
+	return 0;
+}
+
+/* One option c (getopt_long's answer) with its argument: 0, or -1 (getopt has said why for unknown ones). */
+static int parse_option(struct cli *cli, int c, char *arg)
+{
+	switch (c) {
+	case OPT_PROBLEMS:
+		cli->problems = arg;
+		return 0;
+	case OPT_REFERENCE:
+		cli->reference = arg;
+		return 0;
+	case OPT_ONLY:
+		cli->only = arg;
+		return 0;
+	case 'j':
+		return parse_jobs(cli, arg);
+	case OPT_FORMAT:
+		return parse_format(cli, arg);
+	case 'o':
+		cli->output = arg;
+		return 0;
+	case OPT_CACHE:
+		cli->cache = arg;
+		return 0;
+	case OPT_NO_CACHE:
+		cli->cache = "";
+		return 0;
+	case OPT_SHOW_HIDDEN:
+		cli->show_hidden = true;
+		return 0;
+	case 'v':
+		cli->verbose = true;
+		return 0;
+	case OPT_COLOR:
+		return parse_color(cli, arg);
+	case OPT_RESUME:
+		cli->resume = true;
+		return 0;
+	case OPT_SHARD:
+		return parse_shard(cli, arg);
+	case OPT_HELP:
+		cli->help = true;
+		return 0;
+	case OPT_VERSION:
+		cli->version = true;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* After the options: what only their combination decides, and the defaults. */
+static int finish_options(struct cli *cli)
+{
+	if (cli->output && cli->nformats > 1)
+		return error("-o goes with a single --format; use --format F:FILE for several");
 	if (!cli->nformats) {
 		cli->formats[0].format = report_find("text");
 		cli->nformats = 1;
@@ -211,6 +223,21 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	if (!cli->reference)
 		cli->reference = cli->reference_owned = cli_default_dir("reference");
 	return 0;
+}
+
+int cli_parse(struct cli *cli, int argc, char **argv)
+{
+	int c;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->color = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j:o:v", longopts, NULL)) != -1)
+		if (parse_option(cli, c, optarg) < 0)
+			return -1;
+	cli->args = argv + optind;
+	cli->nargs = argc - optind;
+	return finish_options(cli);
 }
 
 void cli_release(struct cli *cli)
