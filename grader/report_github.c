@@ -5,8 +5,8 @@
  * test (at most ANNOTATIONS_PER_PROBLEM per problem: GitHub itself shows
  * only 10 errors per step), an ::error per compiler error with its line and
  * column, one ::error per problem for what was not annotated (hidden tests
- * as counts), and a ::notice with the total.  When $GITHUB_STEP_SUMMARY
- * names a file, the Markdown summary (report_markdown) is appended to it.
+ * as counts), and a ::notice with the total.  The command line appends the
+ * Markdown summary (report_markdown) to $GITHUB_STEP_SUMMARY alongside.
  *
  * Escaping follows GitHub's rules (toolkit/core command.ts): in the message
  * % \r \n become %25 %0D %0A; in properties also : and , (%3A, %2C).  The
@@ -166,9 +166,8 @@ cleanup:
 
 int report_github(FILE *out, const struct grade_result *r, const struct report_options *o)
 {
-	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	struct strbuf total = STRBUF_INIT, msg = STRBUF_INIT;
-	int passed = 0, ret = 0;
+	int passed = 0;
 
 	for (int i = 0; i < r->nproblems; i++) {
 		struct report_tally tl;
@@ -185,18 +184,7 @@ int report_github(FILE *out, const struct grade_result *r, const struct report_o
 	if (r->internal_error)
 		command(out, "warning", NULL, 0, 0, "judge-error",
 			"some tests could not be judged because of a problem in the grader, not in your code");
-	if (summary && *summary) {
-		FILE *f = fopen(summary, "a");
-		if (!f) {
-			ret = error("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
-		} else {
-			if (report_markdown(f, r, o) < 0)
-				ret = -1;
-			if (fclose(f) != 0)
-				ret = error("cannot write $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
-		}
-	}
 	strbuf_release(&total);
 	strbuf_release(&msg);
-	return ret < 0 || ferror(out) ? -1 : 0;
+	return ferror(out) ? -1 : 0;
 }

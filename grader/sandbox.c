@@ -279,20 +279,16 @@ static void not_enforced(struct strbuf *sb)
 			    c->no_seccomp);
 }
 
-void sandbox_warn_once(enum sandbox_use use)
+void sandbox_limitations(enum sandbox_use use, struct strbuf *out)
 {
-	static int warned;
 	struct strbuf sb = STRBUF_INIT;
-	if (warned)
-		return;
-	warned = 1;
 	not_enforced(&sb);
 	if (sb.len)
-		warning("running without full isolation (%s): fine for checking your own code, "
-			"not for grading code you do not trust", sb.buf);
+		strbuf_addf(out, "running without full isolation (%s): fine for checking your own code, "
+			    "not for grading code you do not trust", sb.buf);
 	else if (use == SANDBOX_CLASS && !sandbox_probe()->root)
-		warning("grading a class as a normal user: every submission runs as your own uid, in namespaces of "
-			"its own; a separate uid per submission needs root");
+		strbuf_addstr(out, "grading a class as a normal user: every submission runs as your own uid, in "
+			      "namespaces of its own; a separate uid per submission needs root");
 	strbuf_release(&sb);
 }
 

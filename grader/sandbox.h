@@ -62,10 +62,11 @@ enum sandbox_use {
 };
 
 /*
- * Once per process, one line on stderr saying what this machine does not
- * let the grader enforce for this use (nothing when everything is).
+ * One line saying what this machine does not let the grader enforce for
+ * this use, appended to out (nothing when everything is).  The command
+ * layer prints it once.
  */
-void sandbox_warn_once(enum sandbox_use use);
+void sandbox_limitations(enum sandbox_use use, struct strbuf *out);
 
 struct sandbox_limits {
 	unsigned long long address_space; /* bytes; 0: unlimited */

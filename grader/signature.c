@@ -241,17 +241,9 @@ void signature_release(struct signature *sig)
 
 const char *signature_ctype(enum value_type t, bool is_const)
 {
-	switch (t) {
-	case VT_BOOL:
-		return "bool";
-	case VT_INT:
-		return "int";
-	case VT_LONG:
-		return "long long";
-	case VT_INT_ARRAY:
+	if (t == VT_INT_ARRAY)
 		return is_const ? "const int *" : "int *";
-	}
-	return "int";
+	return value_type_name(t);
 }
 
 void signature_format(struct strbuf *sb, const struct signature *sig)

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "util.h"
 
+#include "runtime/protocol.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -196,17 +198,7 @@ int read_file(struct strbuf *sb, const char *path)
 
 int write_all(int fd, const void *data, size_t len)
 {
-	const char *p = data;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return gr_write_full(fd, data, len);
 }
 
 int write_file_atomic(const char *path, const void *data, size_t len)

@@ -76,7 +76,7 @@ int cmd_batch(struct cli *cli)
 	o.verbose = cli->verbose;
 	o.deadline_s = deadline_from_env();
 	o.progress = stderr;
-	sandbox_warn_once(SANDBOX_CLASS);
+	cli_warn_isolation(SANDBOX_CLASS);
 	if (batch_grade(&o, &sum, &notes, &err, &usage) < 0) {
 		print_notes(&notes);
 		if (grader_interrupted) {

@@ -270,6 +270,37 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 	o->log = stderr;
 }
 
+void cli_warn_isolation(enum sandbox_use use)
+{
+	static int warned;
+	struct strbuf sb = STRBUF_INIT;
+	if (warned)
+		return;
+	warned = 1;
+	sandbox_limitations(use, &sb);
+	if (sb.len)
+		warning("%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* GitHub Actions: the Markdown summary goes to $GITHUB_STEP_SUMMARY along with the annotations. */
+static int append_step_summary(const struct grade_result *r, const struct report_options *o)
+{
+	const char *summary = getenv("GITHUB_STEP_SUMMARY");
+	FILE *f;
+	int ret = 0;
+	if (!summary || !*summary)
+		return 0;
+	f = fopen(summary, "a");
+	if (!f)
+		return error("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
+	if (report_markdown(f, r, o) < 0)
+		ret = -1;
+	if (fclose(f) != 0)
+		ret = error("cannot write $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
+	return ret;
+}
+
 /* Write every requested report.  Returns 0, or -1 when one could not be written. */
 int cli_write_reports(const struct cli *cli, const struct grade_result *r)
 {
@@ -293,6 +324,8 @@ int cli_write_reports(const struct cli *cli, const struct grade_result *r)
 			  (cli->color == -1 && out == stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
 		if (cli->formats[i].format->write(out, r, &o) < 0)
 			ret = error("cannot write the %s report", cli->formats[i].format->name);
+		if (cli->formats[i].format->write == report_github && append_step_summary(r, &o) < 0)
+			ret = -1;
 		if (out != stdout && fclose(out) != 0)
 			ret = error("cannot write '%s': %s", file, strerror(errno));
 	}

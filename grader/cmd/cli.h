@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "report.h"
+#include "sandbox.h"
 
 #define CLI_MAX_FORMATS 8
 
@@ -38,6 +39,8 @@ void cli_usage(FILE *out);
 int cli_load_problems(struct cli *cli, struct problem_set *set);
 void cli_engine_options(const struct cli *cli, struct engine_options *o, struct problem_set *set);
 int cli_write_reports(const struct cli *cli, const struct grade_result *r);
+/* Say once, on stderr, what the sandbox cannot enforce here for this use. */
+void cli_warn_isolation(enum sandbox_use use);
 
 int cmd_selftest(struct cli *cli);
 int cmd_batch(struct cli *cli);

@@ -46,7 +46,7 @@ static int cmd_grade(struct cli *cli)
 		goto cleanup;
 	}
 	cli_engine_options(cli, &opts, &set);
-	sandbox_warn_once(SANDBOX_OWN_CODE);
+	cli_warn_isolation(SANDBOX_OWN_CODE);
 	have_engine = true; /* engine_release undoes a partial engine_init too */
 	if (engine_init(&e, &opts, &err, &usage) < 0) {
 		error("%s", err.buf);

@@ -49,7 +49,7 @@ int cmd_pack(struct cli *cli)
 		goto cleanup;
 	}
 	cli_engine_options(cli, &opts, &set);
-	sandbox_warn_once(SANDBOX_OWN_CODE);
+	cli_warn_isolation(SANDBOX_OWN_CODE);
 	if (engine_init(&e, &opts, &err, &usage) < 0) {
 		error("%s", err.buf);
 		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;

@@ -107,7 +107,7 @@ int cmd_selftest(struct cli *cli)
 		return GRADER_EXIT_USAGE;
 	printf("ok   %d problem files load\n", set.nproblems);
 	cli_engine_options(cli, &opts, &set);
-	sandbox_warn_once(SANDBOX_OWN_CODE);
+	cli_warn_isolation(SANDBOX_OWN_CODE);
 	if (engine_init(&e, &opts, &err, &usage) < 0) {
 		error("%s", err.buf);
 		engine_release(&e);

@@ -18,7 +18,10 @@
 #ifndef GRADER_PROTOCOL_H
 #define GRADER_PROTOCOL_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #define GR_FD_CONTROL 3
 #define GR_FD_STATUS 4
@@ -101,6 +104,41 @@ struct gr_arg {
 	const int *arr;
 	int len;
 };
+
+/*
+ * Move exactly len bytes, retrying on EINTR and short transfers (both ends:
+ * the runtime has no library of its own, and the grader's write_all is
+ * this).  0, or -1 at end of file or on an error.
+ */
+static inline int gr_read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	while (len) {
+		ssize_t n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static inline int gr_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
 
 /* the generated stub provides these */
 struct gr_function {

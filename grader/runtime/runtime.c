@@ -64,36 +64,6 @@ static int gr_may_kill;
 static int gr_answer_fd = -1; /* set in the case child */
 static int gr_report_fd = GR_FD_STATUS;
 
-static int gr_read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-	while (len) {
-		ssize_t n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int gr_write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Replace the pid placeholder in comparisons, then install the program. */
 static int gr_install_filter(unsigned char *prog, uint32_t len)
 {
