@@ -65,7 +65,7 @@ build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
 # ---- tests ----
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(filter-out tests/unit/test_reference.c,$(wildcard tests/unit/test_*.c)))
 
-build/tests/%: tests/unit/%.c $(GRADER_SRCS) $(EMBED) $(HEADERS) $(TEST_DEPS_STAMP)
+build/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(GRADER_SRCS) $(EMBED) $(HEADERS) $(TEST_DEPS_STAMP)
 	@mkdir -p build/tests
 	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) -DUNIT_TESTING $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
 		$< $(GRADER_SRCS) $(EMBED) $(PC_LIBS) $$($(PKG_CONFIG) --libs cmocka) -lm

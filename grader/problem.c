@@ -6,6 +6,9 @@
  * checks everything the runner will rely on (types fit the C signature,
  * ranges are bounded, names are unique) so that a bad problem file is a
  * usage error (exit 2) before anything runs.
+ *
+ * A `cases:` entry is parsed and checked here into a case spec; casegen.c
+ * turns the spec into test cases without looking at YAML again.
  */
 #include "problem.h"
 
@@ -18,6 +21,8 @@
 #include <string.h>
 #include <strings.h>
 #include <yaml.h>
+
+#include "casegen.h"
 
 #define MAX_CASES_PER_PROBLEM 200000
 #define MAX_ARRAY_LEN 1000000
@@ -247,34 +252,7 @@ static void inherit_limits(struct limits *dst, const struct limits *src)
 		dst->output_kb = src->output_kb;
 }
 
-/* ---- argument generators ---- */
-
-/* splitmix64: small, well-mixed, reproducible on every platform */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* uniform in [lo, hi] */
-static long long rng_range(uint64_t *state, long long lo, long long hi)
-{
-	unsigned long long span = (unsigned long long)hi - (unsigned long long)lo + 1ULL;
-	if (span == 0) /* the full 64-bit range */
-		return (long long)rng_next(state);
-	return (long long)((unsigned long long)lo + rng_next(state) % span);
-}
-
-enum arg_kind { ARG_LITERAL, ARG_RANGE, ARG_RANDOM, ARG_RANDOM_ARRAY };
-
-struct arg_spec {
-	enum arg_kind kind;
-	struct value literal;
-	long long lo, hi;         /* range or random values */
-	long long len_lo, len_hi; /* random array length */
-};
+/* ---- cases: parse one entry into a case spec, which casegen.c expands ---- */
 
 static int read_pair(struct loader *ld, yaml_node_t *n, const char *what, long long *lo, long long *hi)
 {
@@ -300,9 +278,11 @@ static int check_fits(struct loader *ld, yaml_node_t *n, enum value_type t, long
 	return 0;
 }
 
-static int load_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struct arg_spec *spec)
+/* One argument for a parameter of type t: a literal, or a generator (a mapping). */
+static int parse_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struct arg_spec *spec)
 {
 	memset(spec, 0, sizeof(*spec));
+	spec->type = t;
 	spec->literal.type = t;
 	if (n->type == YAML_MAPPING_NODE) {
 		static const char *const keys[] = { "range", "random", "array", NULL };
@@ -370,22 +350,13 @@ static int load_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struct
 	return check_fits(ld, n, t, spec->literal.i, "argument");
 }
 
-static struct test_case *new_case(struct loader *ld)
-{
-	struct problem *p = ld->p;
-	struct test_case *tc;
-	ALLOC_GROW(p->cases, p->ncases + 1, ld->cases_alloc);
-	tc = &p->cases[p->ncases++];
-	memset(tc, 0, sizeof(*tc));
-	return tc;
-}
-
-static int find_function(struct loader *ld, yaml_node_t *call, int *func)
+/* Which function the entry calls: `call:` may only be left out when there is one. */
+static int find_function(struct loader *ld, yaml_node_t *entry, yaml_node_t *call, int *func)
 {
 	struct problem *p = ld->p;
 	if (!call) {
-		if (p->nfuncs != 1)
-			return fail(ld, NULL, "internal: call required");
+		if (p->nfuncs > 1)
+			return fail(ld, entry, "this problem has %d functions: say which one with 'call'", p->nfuncs);
 		*func = 0;
 		return 0;
 	}
@@ -399,146 +370,136 @@ static int find_function(struct loader *ld, yaml_node_t *call, int *func)
 	return fail(ld, call, "call '%s' names no function of this problem", scalar(call));
 }
 
-/* Expand one `cases:` entry (explicit, ranges, random) into test cases. */
-static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index)
+/* `args:` of the entry n: one generator per input of sig. */
+static int parse_case_args(struct loader *ld, yaml_node_t *n, yaml_node_t *args, const struct signature *sig,
+			   struct case_spec *spec)
 {
-	static const char *const keys[] = { "name", "call", "args", "expected", "count", "seed", NULL };
-	yaml_node_t *v[6];
-	struct problem *p = ld->p;
-	struct group *g = &p->groups[group_index];
-	const struct signature *sig;
-	struct arg_spec *specs = NULL;
-	int func = 0, nargs, ret = -1, has_range = 0, has_random = 0;
-	long long count = 1, seed, expected = 0;
+	int nargs = sig->ninputs;
 	size_t total = 1;
-	struct digest h;
 
-	if (read_mapping(ld, n, "a case", keys, v) < 0)
+	if (nargs && require(ld, n, args, "args", "a case") < 0)
 		return -1;
-	if (!v[1] && p->nfuncs > 1)
-		return fail(ld, n, "this problem has %d functions: say which one with 'call'", p->nfuncs);
-	if (find_function(ld, v[1], &func) < 0)
-		return -1;
-	sig = &p->funcs[func];
-	nargs = sig->ninputs;
-	if (nargs && require(ld, n, v[2], "args", "a case") < 0)
-		return -1;
-	if (v[2]) {
-		if (expect_type(ld, v[2], YAML_SEQUENCE_NODE, "args") < 0)
+	if (args) {
+		int given;
+		if (expect_type(ld, args, YAML_SEQUENCE_NODE, "args") < 0)
 			return -1;
-		if (v[2]->data.sequence.items.top - v[2]->data.sequence.items.start != nargs)
-			return fail(ld, v[2], "%s takes %d argument%s, args gives %d", sig->name, nargs,
-				    nargs == 1 ? "" : "s",
-				    (int)(v[2]->data.sequence.items.top - v[2]->data.sequence.items.start));
+		given = (int)(args->data.sequence.items.top - args->data.sequence.items.start);
+		if (given != nargs)
+			return fail(ld, args, "%s takes %d argument%s, args gives %d", sig->name, nargs,
+				    nargs == 1 ? "" : "s", given);
 	}
-	specs = xcalloc((size_t)nargs + 1, sizeof(*specs));
+	/* every entry, so that case_spec_release() frees a half-parsed one */
+	spec->args = xcalloc((size_t)nargs + 1, sizeof(*spec->args));
+	spec->nargs = nargs;
 	for (int i = 0; i < nargs; i++) {
-		yaml_node_t *a = yaml_document_get_node(&ld->doc, v[2]->data.sequence.items.start[i]);
-		if (load_arg(ld, a, sig->input_types[i], &specs[i]) < 0)
-			goto cleanup;
-		if (specs[i].kind == ARG_RANGE) {
-			has_range = 1;
-			total *= (size_t)(specs[i].hi - specs[i].lo + 1);
-			if (total > MAX_CASES_PER_PROBLEM) {
-				fail(ld, a, "this case expands to more than %d tests", MAX_CASES_PER_PROBLEM);
-				goto cleanup;
-			}
-		}
-		if (specs[i].kind == ARG_RANDOM || specs[i].kind == ARG_RANDOM_ARRAY)
-			has_random = 1;
+		yaml_node_t *a = yaml_document_get_node(&ld->doc, args->data.sequence.items.start[i]);
+		if (parse_arg(ld, a, sig->input_types[i], &spec->args[i]) < 0)
+			return -1;
+		/* checked as the ranges multiply, so the message names the argument that overflows */
+		total *= arg_spec_nvalues(&spec->args[i]);
+		if (total > MAX_CASES_PER_PROBLEM)
+			return fail(ld, a, "this case expands to more than %d tests", MAX_CASES_PER_PROBLEM);
 	}
-	if (v[4]) {
-		if (!has_random) {
-			fail(ld, v[4], "count only applies to random arguments");
-			goto cleanup;
-		}
-		if (get_integer(ld, v[4], "count", &count) < 0)
-			goto cleanup;
-		if (count < 1 || count > MAX_CASES_PER_PROBLEM) {
-			fail(ld, v[4], "count must be between 1 and %d", MAX_CASES_PER_PROBLEM);
-			goto cleanup;
-		}
-	}
-	total *= (size_t)count;
-	if (total + (size_t)p->ncases > MAX_CASES_PER_PROBLEM) {
-		fail(ld, n, "the problem would have more than %d tests", MAX_CASES_PER_PROBLEM);
-		goto cleanup;
-	}
-	/* reproducible default seed: problem id, group name and entry position */
+	return 0;
+}
+
+static int parse_case_count(struct loader *ld, yaml_node_t *count, struct case_spec *spec)
+{
+	if (!case_spec_is_random(spec))
+		return fail(ld, count, "count only applies to random arguments");
+	if (get_integer(ld, count, "count", &spec->count) < 0)
+		return -1;
+	if (spec->count < 1 || spec->count > MAX_CASES_PER_PROBLEM)
+		return fail(ld, count, "count must be between 1 and %d", MAX_CASES_PER_PROBLEM);
+	return 0;
+}
+
+/*
+ * Without `seed:`, a seed that is reproducible and differs between entries:
+ * from the problem id, the group name and the entry's position in the group
+ * (its bytes as the host stores an int: the same on every little-endian machine).
+ */
+static uint64_t default_seed(const struct problem *p, const struct group *g, int entry_index)
+{
+	struct digest h;
 	digest_init(&h);
 	digest_add_str(&h, p->id);
 	digest_add_str(&h, g->name);
 	digest_add(&h, &entry_index, sizeof(entry_index));
-	seed = (long long)digest_u64(&h);
-	if (v[5]) {
-		if (!has_random) {
-			fail(ld, v[5], "seed only applies to random arguments");
-			goto cleanup;
-		}
-		if (get_integer(ld, v[5], "seed", &seed) < 0)
-			goto cleanup;
-	}
-	if (v[3]) {
-		if (has_range || has_random) {
-			fail(ld, v[3], "expected can only be given for a single explicit call");
-			goto cleanup;
-		}
-		if (sig->ret == VT_BOOL ? get_bool(ld, v[3], "expected", &expected) < 0
-					: (get_integer(ld, v[3], "expected", &expected) < 0 ||
-					   check_fits(ld, v[3], sig->ret, expected, "expected value") < 0))
-			goto cleanup;
-	}
-	if (v[0] && (has_range || has_random)) {
-		fail(ld, v[0], "name can only be given for a single explicit call");
-		goto cleanup;
-	}
+	return digest_u64(&h);
+}
 
-	{
-		uint64_t state = (uint64_t)seed;
-		for (size_t k = 0; k < total; k++) {
-			struct test_case *tc = new_case(ld);
-			size_t rest = k / (size_t)count; /* ranges vary slowest-last */
-			tc->group = group_index;
-			tc->func = func;
-			tc->line = (int)n->start_mark.line + 1;
-			tc->args = xcalloc((size_t)nargs + 1, sizeof(struct value));
-			tc->has_expected = v[3] != NULL;
-			tc->expected = expected;
-			if (v[0])
-				tc->name = xstrdup(scalar(v[0]));
-			for (int i = nargs - 1; i >= 0; i--) {
-				struct arg_spec *s = &specs[i];
-				struct value *a = &tc->args[i];
-				a->type = sig->input_types[i];
-				switch (s->kind) {
-				case ARG_LITERAL:
-					value_copy(a, &s->literal);
-					break;
-				case ARG_RANGE: {
-					size_t span = (size_t)(s->hi - s->lo + 1);
-					a->i = s->lo + (long long)(rest % span);
-					rest /= span;
-					break;
-				}
-				case ARG_RANDOM:
-					a->i = rng_range(&state, s->lo, s->hi);
-					break;
-				case ARG_RANDOM_ARRAY:
-					a->len = (size_t)rng_range(&state, s->len_lo, s->len_hi);
-					a->arr = xcalloc(a->len + 1, sizeof(int));
-					for (size_t e = 0; e < a->len; e++)
-						a->arr[e] = (int)rng_range(&state, s->lo, s->hi);
-					break;
-				}
-			}
-			g->ncases++;
-		}
+static int parse_case_seed(struct loader *ld, yaml_node_t *seed, struct case_spec *spec)
+{
+	long long v;
+	if (!case_spec_is_random(spec))
+		return fail(ld, seed, "seed only applies to random arguments");
+	if (get_integer(ld, seed, "seed", &v) < 0)
+		return -1;
+	spec->seed = (uint64_t)v;
+	return 0;
+}
+
+static int parse_case_expected(struct loader *ld, yaml_node_t *expected, enum value_type ret,
+			       struct case_spec *spec)
+{
+	if (!case_spec_is_explicit(spec))
+		return fail(ld, expected, "expected can only be given for a single explicit call");
+	spec->has_expected = true;
+	if (ret == VT_BOOL)
+		return get_bool(ld, expected, "expected", &spec->expected);
+	if (get_integer(ld, expected, "expected", &spec->expected) < 0)
+		return -1;
+	return check_fits(ld, expected, ret, spec->expected, "expected value");
+}
+
+/*
+ * Check one `cases:` entry and describe it in spec.  The checks run in a
+ * fixed order, so a file with several mistakes always names the same one.
+ */
+static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index,
+		      struct case_spec *spec)
+{
+	static const char *const keys[] = { "name", "call", "args", "expected", "count", "seed", NULL };
+	yaml_node_t *v[6];
+	const struct signature *sig;
+
+	if (read_mapping(ld, n, "a case", keys, v) < 0 ||
+	    find_function(ld, n, v[1], &spec->func) < 0)
+		return -1;
+	sig = &ld->p->funcs[spec->func];
+	spec->line = (int)n->start_mark.line + 1;
+	if (parse_case_args(ld, n, v[2], sig, spec) < 0 ||
+	    (v[4] && parse_case_count(ld, v[4], spec) < 0))
+		return -1;
+	if (case_spec_ntests(spec) + (size_t)ld->p->ncases > MAX_CASES_PER_PROBLEM)
+		return fail(ld, n, "the problem would have more than %d tests", MAX_CASES_PER_PROBLEM);
+	spec->seed = default_seed(ld->p, &ld->p->groups[group_index], entry_index);
+	if ((v[5] && parse_case_seed(ld, v[5], spec) < 0) ||
+	    (v[3] && parse_case_expected(ld, v[3], sig->ret, spec) < 0))
+		return -1;
+	if (v[0]) {
+		if (!case_spec_is_explicit(spec))
+			return fail(ld, v[0], "name can only be given for a single explicit call");
+		spec->name = xstrdup(scalar(v[0]));
 	}
+	return 0;
+}
+
+/* Turn one `cases:` entry into test cases of group group_index. */
+static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index)
+{
+	struct case_spec spec = CASE_SPEC_INIT;
+	struct problem *p = ld->p;
+	int ret = -1;
+
+	if (parse_case(ld, n, group_index, entry_index, &spec) < 0)
+		goto cleanup;
+	p->groups[group_index].ncases += (int)casegen_expand(&spec, group_index, &p->cases, &p->ncases,
+							     &ld->cases_alloc);
 	ret = 0;
 cleanup:
-	for (int i = 0; i < nargs; i++)
-		value_release(&specs[i].literal);
-	free(specs);
+	case_spec_release(&spec);
 	return ret;
 }
 

@@ -124,90 +124,138 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 	return 0;
 }
 
-int signature_parse(struct signature *sig, const char *text, struct strbuf *err)
+/* The return type and the function's name. */
+static int parse_return_and_name(struct lexer *lx, struct signature *sig, struct strbuf *err)
 {
-	struct lexer lx = { text };
-	char tok[64];
 	bool is_const, is_pointer;
-	size_t alloc = 0;
 	char *name = NULL;
+	int ret = -1;
 
-	memset(sig, 0, sizeof(*sig));
-	if (parse_typed_name(&lx, &sig->ret, &is_const, &is_pointer, &name, err) < 0)
-		goto fail;
+	if (parse_typed_name(lx, &sig->ret, &is_const, &is_pointer, &name, err) < 0)
+		goto cleanup;
 	if (is_pointer) {
 		strbuf_addstr(err, "a function cannot return a pointer here");
-		goto fail;
+		goto cleanup;
 	}
 	if (!name) {
 		strbuf_addstr(err, "missing function name");
-		goto fail;
+		goto cleanup;
 	}
 	sig->name = name;
 	name = NULL;
-	next_token(&lx, tok);
+	ret = 0;
+cleanup:
+	free(name);
+	return ret;
+}
+
+/* One parameter, appended to sig->params (of *alloc entries). */
+static int parse_param(struct lexer *lx, struct signature *sig, size_t *alloc, struct strbuf *err)
+{
+	enum value_type t;
+	bool is_const, is_pointer;
+	char *name = NULL;
+	struct param *prm;
+	int ret = -1;
+
+	if (parse_typed_name(lx, &t, &is_const, &is_pointer, &name, err) < 0)
+		goto cleanup;
+	if (!name) {
+		strbuf_addf(err, "parameter %d of '%s' needs a name", sig->nparams + 1, sig->name);
+		goto cleanup;
+	}
+	if (is_pointer && t != VT_INT) {
+		strbuf_addf(err, "parameter '%s': only int arrays are supported", name);
+		goto cleanup;
+	}
+	for (int j = 0; j < sig->nparams; j++)
+		if (!strcmp(sig->params[j].name, name)) {
+			strbuf_addf(err, "two parameters are called '%s'", name);
+			goto cleanup;
+		}
+	if (!strcmp(name, sig->name)) {
+		strbuf_addf(err, "parameter '%s' has the function's name", name);
+		goto cleanup;
+	}
+	ALLOC_GROW(sig->params, sig->nparams + 1, *alloc);
+	prm = &sig->params[sig->nparams++];
+	memset(prm, 0, sizeof(*prm));
+	prm->name = name;
+	name = NULL;
+	prm->type = is_pointer ? VT_INT_ARRAY : t;
+	prm->is_const = is_const;
+	ret = 0;
+cleanup:
+	free(name);
+	return ret;
+}
+
+/* "void" alone between the parentheses means no parameters: step over it. */
+static void skip_void_list(struct lexer *lx)
+{
+	const char *after;
+
+	skip_space(lx);
+	if (strncmp(lx->p, "void", 4))
+		return;
+	after = lx->p + 4;
+	while (isspace((unsigned char)*after))
+		after++;
+	if (*after == ')')
+		lx->p = after;
+}
+
+/* The parameter list: "(", parameters separated by ",", ")". */
+static int parse_param_list(struct lexer *lx, struct signature *sig, struct strbuf *err)
+{
+	char tok[64];
+	size_t alloc = 0;
+
+	next_token(lx, tok);
 	if (strcmp(tok, "(")) {
 		strbuf_addstr(err, "expected '(' after the function name");
-		goto fail;
+		return -1;
 	}
-	skip_space(&lx);
-	if (!strncmp(lx.p, "void", 4)) {
-		const char *after = lx.p + 4;
-		while (isspace((unsigned char)*after))
-			after++;
-		if (*after == ')')
-			lx.p = after;
+	skip_void_list(lx);
+	skip_space(lx);
+	if (*lx->p == ')') {
+		lx->p++;
+		return 0;
 	}
-	skip_space(&lx);
-	if (*lx.p == ')') {
-		lx.p++;
-	} else {
-		for (;;) {
-			struct param *prm;
-			enum value_type t;
-			if (parse_typed_name(&lx, &t, &is_const, &is_pointer, &name, err) < 0)
-				goto fail;
-			if (!name) {
-				strbuf_addf(err, "parameter %d of '%s' needs a name", sig->nparams + 1, sig->name);
-				goto fail;
-			}
-			if (is_pointer && t != VT_INT) {
-				strbuf_addf(err, "parameter '%s': only int arrays are supported", name);
-				goto fail;
-			}
-			for (int j = 0; j < sig->nparams; j++)
-				if (!strcmp(sig->params[j].name, name)) {
-					strbuf_addf(err, "two parameters are called '%s'", name);
-					goto fail;
-				}
-			if (!strcmp(name, sig->name)) {
-				strbuf_addf(err, "parameter '%s' has the function's name", name);
-				goto fail;
-			}
-			ALLOC_GROW(sig->params, sig->nparams + 1, alloc);
-			prm = &sig->params[sig->nparams++];
-			memset(prm, 0, sizeof(*prm));
-			prm->name = name;
-			name = NULL;
-			prm->type = is_pointer ? VT_INT_ARRAY : t;
-			prm->is_const = is_const;
-			next_token(&lx, tok);
-			if (!strcmp(tok, ")"))
-				break;
-			if (strcmp(tok, ",")) {
-				strbuf_addf(err, "expected ',' or ')' after parameter '%s'", prm->name);
-				goto fail;
-			}
+	for (;;) {
+		if (parse_param(lx, sig, &alloc, err) < 0)
+			return -1;
+		next_token(lx, tok);
+		if (!strcmp(tok, ")"))
+			return 0;
+		if (strcmp(tok, ",")) {
+			strbuf_addf(err, "expected ',' or ')' after parameter '%s'", sig->params[sig->nparams - 1].name);
+			return -1;
 		}
 	}
-	next_token(&lx, tok);
+}
+
+/* What may follow the parameter list: one ';' (copied from a prototype), then nothing. */
+static int parse_end(struct lexer *lx, struct strbuf *err)
+{
+	char tok[64];
+
+	next_token(lx, tok);
 	if (!strcmp(tok, ";"))
-		next_token(&lx, tok);
+		next_token(lx, tok);
 	if (tok[0]) {
 		strbuf_addf(err, "unexpected '%s' after the parameter list", tok);
-		goto fail;
+		return -1;
 	}
-	/* every array must be followed by its int length */
+	return 0;
+}
+
+/*
+ * Every array must be followed by its int length: mark those as lengths and
+ * list the types of the other parameters, the inputs a test case gives.
+ */
+static int bind_lengths(struct signature *sig, struct strbuf *err)
+{
 	sig->input_types = xcalloc((size_t)sig->nparams + 1, sizeof(*sig->input_types));
 	for (int i = 0; i < sig->nparams; i++) {
 		if (sig->params[i].type != VT_INT_ARRAY) {
@@ -217,16 +265,26 @@ int signature_parse(struct signature *sig, const char *text, struct strbuf *err)
 		if (i + 1 >= sig->nparams || sig->params[i + 1].type != VT_INT) {
 			strbuf_addf(err, "array parameter '%s' must be followed by an int length parameter",
 				    sig->params[i].name);
-			goto fail;
+			return -1;
 		}
 		sig->params[i + 1].is_length = true;
 		sig->input_types[sig->ninputs++] = VT_INT_ARRAY;
 		i++;
 	}
 	return 0;
-fail:
-	free(name);
-	return -1;
+}
+
+int signature_parse(struct signature *sig, const char *text, struct strbuf *err)
+{
+	struct lexer lx = { text };
+
+	memset(sig, 0, sizeof(*sig));
+	if (parse_return_and_name(&lx, sig, err) < 0 ||
+	    parse_param_list(&lx, sig, err) < 0 ||
+	    parse_end(&lx, err) < 0 ||
+	    bind_lengths(sig, err) < 0)
+		return -1;
+	return 0;
 }
 
 void signature_release(struct signature *sig)

@@ -30,6 +30,7 @@
 #include "engine.h"
 #include "problem.h"
 #include "reference.h"
+#include "unit.h"
 
 #define assert_double_equal(a, b)                                                      \
 	do {                                                                            \
@@ -37,26 +38,6 @@
 		if (!(fabs(a_ - b_) <= 1e-9))                                           \
 			fail_msg("%s is %.17g, expected %.17g", #a, a_, b_);            \
 	} while (0)
-
-/* cmocka's assert_in_range compares as unsigned: no good for negative bounds */
-#define assert_between(v, lo, hi)                                                       \
-	do {                                                                            \
-		long long v_ = (long long)(v);                                          \
-		if (v_ < (long long)(lo) || v_ > (long long)(hi))                       \
-			fail_msg("%s is %lld, not in [%lld, %lld]", #v, v_, (long long)(lo), \
-				 (long long)(hi));                                      \
-	} while (0)
-
-/* tests/unit/data/<rel>, next to this file */
-static char *data_path(const char *rel)
-{
-	const char *file = __FILE__, *slash = strrchr(file, '/');
-	int dirlen = slash ? (int)(slash - file + 1) : 0;
-	char *p = NULL;
-	if (asprintf(&p, "%.*sdata/%s", dirlen, file, rel) < 0)
-		fail_msg("asprintf");
-	return p;
-}
 
 /* Load a good fixture; fails the test with the loader's messages otherwise. */
 static void load_good(struct problem *p, const char *rel)
