@@ -12,7 +12,12 @@
  * memory-limit verdict without running anything.
  *
  * Ownership: build_env and build_result own their strings; release them
- * with build_env_release() and build_result_release().
+ * with build_env_release() and build_result_release().  The scratch
+ * directory itself belongs to the caller (the engine creates one per graded
+ * submission and removes it afterwards): build_env_init() writes the
+ * runtime below it, build_all() a build-<id> directory per problem, and
+ * neither removes anything - a result's runner lives there until the caller
+ * removes the scratch directory.
  */
 #ifndef GRADER_BUILD_H
 #define GRADER_BUILD_H
@@ -30,7 +35,7 @@ struct build_result {
 };
 
 struct build_env {
-	char *scratch;         /* the run's scratch directory (owned by the engine) */
+	char *scratch;         /* the scratch directory builds go in (a copy of the path; the directory is the caller's) */
 	char *runtime_dir;     /* scratch/runtime: protocol.h and runtime.o */
 	char *cc;              /* compiler command, default "gcc" */
 	const char *const *hide_paths; /* directories the compiler must not see */

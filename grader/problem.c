@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -416,16 +417,18 @@ static int parse_case_count(struct loader *ld, yaml_node_t *count, struct case_s
 
 /*
  * Without `seed:`, a seed that is reproducible and differs between entries:
- * from the problem id, the group name and the entry's position in the group
- * (its bytes as the host stores an int: the same on every little-endian machine).
+ * from the problem id, the group name and the entry's position in the group,
+ * written in decimal so that every machine derives the same seed.
  */
 static uint64_t default_seed(const struct problem *p, const struct group *g, int entry_index)
 {
 	struct digest h;
+	char index[16];
+	snprintf(index, sizeof(index), "%d", entry_index);
 	digest_init(&h);
 	digest_add_str(&h, p->id);
 	digest_add_str(&h, g->name);
-	digest_add(&h, &entry_index, sizeof(entry_index));
+	digest_add_str(&h, index);
 	return digest_u64(&h);
 }
 
@@ -481,7 +484,10 @@ static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int en
 	if (v[0]) {
 		if (!case_spec_is_explicit(spec))
 			return fail(ld, v[0], "name can only be given for a single explicit call");
-		spec->name = xstrdup(scalar(v[0]));
+		if (get_string(ld, v[0], "name", &spec->name) < 0)
+			return -1;
+		if (!*spec->name)
+			return fail(ld, v[0], "name must not be empty");
 	}
 	return 0;
 }

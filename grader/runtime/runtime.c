@@ -290,6 +290,17 @@ static void gr_report_case(const struct gr_report *r, const char *output)
 		_exit(0); /* the grader went away */
 }
 
+/* A case that could not run: a report with only the flag saying why. */
+static void gr_report_failure(uint32_t case_id, uint32_t flag)
+{
+	struct gr_report r;
+	memset(&r, 0, sizeof(r));
+	r.magic = GR_MAGIC_REPORT;
+	r.case_id = case_id;
+	r.flags = flag;
+	gr_report_case(&r, "");
+}
+
 static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd)
 {
 	struct gr_report r;
@@ -444,12 +455,7 @@ int main(void)
 			return 0; /* the grader closed the control pipe: done */
 		nargs = gr_decode(payload, rq.size, aligned, args, 64);
 		if (nargs < 0 || rq.function >= (uint32_t)gr_nfunctions || nargs != gr_functions[rq.function].nargs) {
-			struct gr_report r;
-			memset(&r, 0, sizeof(r));
-			r.magic = GR_MAGIC_REPORT;
-			r.case_id = rq.case_id;
-			r.flags = GR_BAD_REQUEST;
-			gr_report_case(&r, "");
+			gr_report_failure(rq.case_id, GR_BAD_REQUEST);
 			continue;
 		}
 		if (pipe(answer_pipe) < 0)
@@ -476,13 +482,6 @@ int main(void)
 		gr_collect(pid, &rq, answer_pipe[0], output_pipe[0]);
 		continue;
 spawn_failed:
-		{
-			struct gr_report r;
-			memset(&r, 0, sizeof(r));
-			r.magic = GR_MAGIC_REPORT;
-			r.case_id = rq.case_id;
-			r.flags = GR_SPAWN_FAILED;
-			gr_report_case(&r, "");
-		}
+		gr_report_failure(rq.case_id, GR_SPAWN_FAILED);
 	}
 }

@@ -367,13 +367,16 @@ static void test_appends_after_existing(void **state)
 }
 
 /* The seed problem.c derives for an entry without `seed:`: problem id, group name, entry position. */
+/* The documented default seed: SHA-256 of id, group and the entry's position in decimal, each with its NUL. */
 static uint64_t default_seed(const char *id, const char *group, int entry_index)
 {
 	struct digest h;
+	char index[16];
+	snprintf(index, sizeof(index), "%d", entry_index);
 	digest_init(&h);
 	digest_add_str(&h, id);
 	digest_add_str(&h, group);
-	digest_add(&h, &entry_index, sizeof(entry_index));
+	digest_add_str(&h, index);
 	return digest_u64(&h);
 }
 

@@ -559,6 +559,9 @@ static const struct bad_case bad_cases[] = {
 	{ "missing_call.yaml", 13, 9, "'call'" },
 	{ "arg_count.yaml", 12, 17, "canWin takes 2 arguments, args gives 3" },
 	{ "arg_count_array.yaml", 11, 15, "f takes 1 argument, args gives 2" },
+	/* a case's name: a string that is not empty (a list once read past the node: undefined behaviour) */
+	{ "name_list.yaml", 10, 16, "name must be a scalar, not a list" },
+	{ "name_empty.yaml", 10, 16, "name must not be empty" },
 	{ "int_overflow.yaml", 13, 16, "2147483648 does not fit" },
 	{ "array_element_overflow.yaml", 12, 20, "-2147483649 does not fit" },
 	{ "range_overflow.yaml", 11, 0, "2147483648 does not fit" },
