@@ -41,15 +41,23 @@ $(TEST_DEPS_STAMP): tools/deps.sh $(DEPS_STAMP)
 	@tools/deps.sh test
 	@touch $@
 
-PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC))
+# Python submissions: the grader compiles a host embedding Debian's libpython
+# with these flags (python3-embed: libpython3-dev), and names its version.
+PY_CFLAGS = $(shell $(PKG_CONFIG) --cflags python3-embed)
+PY_LIBS = $(shell $(PKG_CONFIG) --libs python3-embed)
+PY_VERSION = $(shell printf '\043include <patchlevel.h>\nPY_VERSION\n' | $(CC) -E -P $(PY_CFLAGS) - | tail -n 1)
+PY_DEFS = -DGRADER_PYTHON_CFLAGS='"$(PY_CFLAGS)"' -DGRADER_PYTHON_LIBS='"$(PY_LIBS)"' \
+	  -DGRADER_PYTHON_VERSION='$(PY_VERSION)'
+PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC)) $(PY_DEFS)
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
 
-$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c tools/embed.sh
+$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh
 	@mkdir -p build
 	{ echo '/* generated from grader/runtime by tools/embed.sh: do not edit */'; \
 	  echo '#include "embed.h"'; \
 	  tools/embed.sh embed_protocol_h grader/runtime/protocol.h; \
-	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; } > $@.tmp && mv $@.tmp $@
+	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; \
+	  tools/embed.sh embed_pyhost_c grader/runtime/pyhost.c; } > $@.tmp && mv $@.tmp $@
 
 bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
 	@mkdir -p bin

@@ -183,17 +183,18 @@ static void fill_manifest(struct run *r, const char *key, const char *ckey, int 
 	m->class_size = class_size;
 	m->shard_index = r->o->shard_count ? r->o->shard_index : 1;
 	m->shard_count = r->o->shard_count ? r->o->shard_count : 1;
-	m->nproblems = e->nproblems;
-	m->problems = xcalloc((size_t)e->nproblems + 1, sizeof(*m->problems));
-	for (int i = 0; i < e->nproblems; i++) {
-		m->problems[i].id = xstrdup(e->problems[i]->id);
-		m->problems[i].title = xstrdup(e->problems[i]->title);
-		m->problems[i].max_score = e->problems[i]->max_score;
-		m->problems[i].all_or_nothing = xcalloc((size_t)e->problems[i]->ngroups + 1, sizeof(char *));
-		for (int g = 0; g < e->problems[i]->ngroups; g++)
-			if (e->problems[i]->groups[g].scoring == SCORE_ALL_OR_NOTHING)
-				m->problems[i].all_or_nothing[m->problems[i].nall_or_nothing++] =
-					xstrdup(e->problems[i]->groups[g].name);
+	/* one entry per problem (its first language: every language has the same groups and points) */
+	m->nproblems = e->nids;
+	m->problems = xcalloc((size_t)e->nids + 1, sizeof(*m->problems));
+	for (int i = 0; i < e->nids; i++) {
+		const struct problem *p = e->problems[e->first_variant[i]];
+		m->problems[i].id = xstrdup(p->id);
+		m->problems[i].title = xstrdup(p->title);
+		m->problems[i].max_score = p->max_score;
+		m->problems[i].all_or_nothing = xcalloc((size_t)p->ngroups + 1, sizeof(char *));
+		for (int g = 0; g < p->ngroups; g++)
+			if (p->groups[g].scoring == SCORE_ALL_OR_NOTHING)
+				m->problems[i].all_or_nothing[m->problems[i].nall_or_nothing++] = xstrdup(p->groups[g].name);
 	}
 	m->nids = r->nstudents;
 	m->ids = xcalloc((size_t)r->nstudents + 1, sizeof(char *));

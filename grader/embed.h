@@ -7,5 +7,6 @@
 
 extern const char embed_protocol_h[];
 extern const char embed_runtime_c[];
+extern const char embed_pyhost_c[];
 
 #endif

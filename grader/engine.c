@@ -39,43 +39,95 @@ void engine_log(const struct engine *e, const char *fmt, ...)
 	fputc('\n', e->opts.log);
 }
 
-static int select_problems(struct engine *e, struct strbuf *err)
+/* Does the comma-separated list only name id? */
+static bool names(const char *only, const char *id)
 {
-	struct problem_set *set = e->opts.set;
-	e->problems = xcalloc((size_t)set->nproblems + 1, sizeof(*e->problems));
-	if (!e->opts.only || !*e->opts.only) {
-		for (int i = 0; i < set->nproblems; i++)
-			e->problems[e->nproblems++] = &set->problems[i];
-		return 0;
+	size_t idl = strlen(id);
+	for (const char *p = only; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == idl && !strncmp(p, id, l))
+			return true;
+		p += l + (p[l] == ',');
 	}
-	for (int i = 0; i < set->nproblems; i++) {
-		/* keep problem-set order, whatever order --only gives */
-		const char *p = e->opts.only;
-		size_t idl = strlen(set->problems[i].id);
-		while (*p) {
-			size_t l = strcspn(p, ",");
-			if (l == idl && !strncmp(p, set->problems[i].id, l)) {
-				e->problems[e->nproblems++] = &set->problems[i];
-				break;
-			}
-			p += l + (p[l] == ',');
-		}
-	}
-	for (const char *p = e->opts.only; *p;) {
+	return false;
+}
+
+/* Every name of --only must be a problem. */
+static int check_only(const struct problem_set *set, const char *only, struct strbuf *err)
+{
+	for (const char *p = only; *p;) {
 		size_t l = strcspn(p, ",");
 		char *id = xstrndup(p, l);
-		if (l && !problem_set_find(set, id)) {
+		bool known = !l || problem_set_find(set, id);
+		if (!known) {
 			strbuf_addf(err, "--only: no problem '%s' (known:", id);
 			for (int i = 0; i < set->nproblems; i++)
 				strbuf_addf(err, " %s", set->problems[i].id);
 			strbuf_addch(err, ')');
-			free(id);
-			return -1;
 		}
 		free(id);
+		if (!known)
+			return -1;
 		p += l + (p[l] == ',');
 	}
 	return 0;
+}
+
+/* The selected problems (in problem-set order, whatever order --only gives), each with its variants. */
+static int select_problems(struct engine *e, struct strbuf *err)
+{
+	struct problem_set *set = e->opts.set;
+	const char *only = e->opts.only && *e->opts.only ? e->opts.only : NULL;
+	int total = 0;
+
+	if (only && check_only(set, only, err) < 0)
+		return -1;
+	for (int i = 0; i < set->nproblems; i++)
+		total += problem_nvariants(&set->problems[i]);
+	e->problems = xcalloc((size_t)total + 1, sizeof(*e->problems));
+	e->first_variant = xcalloc((size_t)set->nproblems + 1, sizeof(int));
+	for (int i = 0; i < set->nproblems; i++) {
+		struct problem *p = &set->problems[i];
+		int before = e->nproblems;
+		if (only && !names(only, p->id))
+			continue;
+		for (int k = 0; k < problem_nvariants(p); k++)
+			if (!e->opts.language || problem_variant(p, k)->lang == e->opts.language)
+				e->problems[e->nproblems++] = problem_variant(p, k);
+		if (e->nproblems > before)
+			e->first_variant[e->nids++] = before;
+	}
+	e->first_variant[e->nids] = e->nproblems;
+	return 0;
+}
+
+/* The languages of the selected variants, each once, NULL-terminated (the caller frees the array). */
+static const struct language **used_languages(const struct engine *e)
+{
+	const struct language **langs = xcalloc((size_t)e->nproblems + 1, sizeof(*langs));
+	int n = 0;
+	for (int i = 0; i < e->nproblems; i++) {
+		int seen = 0;
+		for (int k = 0; k < n; k++)
+			seen |= langs[k] == e->problems[i]->lang;
+		if (!seen)
+			langs[n++] = e->problems[i]->lang;
+	}
+	return langs;
+}
+
+/* The runtimes of the languages in use, and their seccomp programs. */
+static int prepare_languages(struct engine *e, struct strbuf *err)
+{
+	const struct language **langs = used_languages(e);
+	int ret = build_env_init(&e->env, e->scratch, langs, err);
+	for (int k = 0; ret == 0 && langs[k]; k++) {
+		struct strbuf *f = &e->filters[langs[k]->filters];
+		if (!f->len)
+			ret = sandbox_filters(langs[k]->filters, f, err);
+	}
+	free(langs);
+	return ret;
 }
 
 static void add_hidden(struct engine *e, int *n, const char *path)
@@ -96,7 +148,8 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 
 	memset(e, 0, sizeof(*e));
 	e->opts = *opts;
-	e->filters = (struct strbuf)STRBUF_INIT;
+	for (int k = 0; k < FILTER_FLAVOURS; k++)
+		e->filters[k] = (struct strbuf)STRBUF_INIT;
 	*usage = false;
 	if (e->opts.jobs <= 0)
 		e->opts.jobs = cpu_count();
@@ -138,11 +191,7 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 	if (!e->hidden)
 		e->hidden = xcalloc(1, sizeof(char *));
 	e->env.hide_paths = (const char *const *)e->hidden;
-	if (build_env_init(&e->env, e->scratch, err) < 0)
-		return -1;
-	if (sandbox_filters(&e->filters, err) < 0)
-		return -1;
-	return 0;
+	return prepare_languages(e, err);
 }
 
 void engine_release(struct engine *e)
@@ -166,7 +215,9 @@ void engine_release(struct engine *e)
 		free(e->hidden[i]);
 	free(e->hidden);
 	free(e->problems);
-	strbuf_release(&e->filters);
+	free(e->first_variant);
+	for (int k = 0; k < FILTER_FLAVOURS; k++)
+		strbuf_release(&e->filters[k]);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -196,14 +247,67 @@ unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group)
 
 #define SKIPPED_MESSAGE "not run: an earlier test of this all-or-nothing group failed"
 
+/*
+ * What one run builds: per problem of the result, the variant (an index
+ * into e->problems) and what the directory holds for it.
+ */
+struct selection {
+	int n;
+	int *variant;
+	struct build_choice *choices;
+};
+
 /* A submission's tests, planned: one run task per case of every problem that built. */
 struct plan {
 	struct run_task *tasks;
 	int ntasks;
-	int *problem, *kase;         /* per task: index into e->problems, and the case */
-	int *first_task;             /* per problem: its first task, or -1 when it did not build */
+	int *problem, *kase;         /* per task: index into e->problems (the variant), and the case */
+	int *first_task;             /* per selection entry: its first task, or -1 when it did not build */
 	struct judgement *judged;    /* per task, once finished */
 };
+
+static int variant_index(const struct engine *e, const struct problem *p)
+{
+	for (int i = 0; i < e->nproblems; i++)
+		if (e->problems[i] == p)
+			return i;
+	return 0;
+}
+
+/* Grading: per selected problem, the variant whose file dir holds (build_choose). */
+static void select_for_grading(const struct engine *e, const char *dir, struct selection *sel)
+{
+	sel->n = e->nids;
+	sel->variant = xcalloc((size_t)e->nids + 1, sizeof(int));
+	sel->choices = xcalloc((size_t)e->nids + 1, sizeof(*sel->choices));
+	for (int k = 0; k < e->nids; k++) {
+		build_choose(dir, &e->problems[e->first_variant[k]], e->first_variant[k + 1] - e->first_variant[k],
+			     &sel->choices[k]);
+		sel->variant[k] = variant_index(e, sel->choices[k].problem);
+	}
+}
+
+/* Measuring: every variant of lang, from its file in dir. */
+static void select_for_measuring(const struct engine *e, const char *dir, const struct language *lang,
+				 struct selection *sel)
+{
+	sel->variant = xcalloc((size_t)e->nproblems + 1, sizeof(int));
+	sel->choices = xcalloc((size_t)e->nproblems + 1, sizeof(*sel->choices));
+	for (int i = 0; i < e->nproblems; i++)
+		if (e->problems[i]->lang == lang) {
+			build_choose(dir, &e->problems[i], 1, &sel->choices[sel->n]);
+			sel->variant[sel->n++] = i;
+		}
+}
+
+static void selection_release(struct selection *sel)
+{
+	for (int i = 0; i < sel->n; i++)
+		build_choice_release(&sel->choices[i]);
+	free(sel->choices);
+	free(sel->variant);
+	memset(sel, 0, sizeof(*sel));
+}
 
 /* How the limits of a planned test are set. */
 struct limits_policy {
@@ -211,19 +315,19 @@ struct limits_policy {
 	unsigned (*wall)(const struct group *g, unsigned cpu_ms);
 };
 
-/* Build every selected problem of dir in its own part of the scratch space (*tag, removed by the caller). */
-static int build_submission(struct engine *e, const char *dir, struct build_result **builds, char **tag,
-			    struct strbuf *err)
+/* Build the selection from dir in its own part of the scratch space (*tag, removed by the caller). */
+static int build_submission(struct engine *e, const char *dir, const struct selection *sel,
+			    struct build_result **builds, char **tag, struct strbuf *err)
 {
 	struct build_env env = e->env;
-	*builds = xcalloc((size_t)e->nproblems + 1, sizeof(**builds));
+	*builds = xcalloc((size_t)sel->n + 1, sizeof(**builds));
 	*tag = xasprintf("%s/s%d", e->scratch, e->submissions++);
 	if (mkdir(*tag, 0711) < 0) {
 		strbuf_addf(err, "cannot create '%s': %s", *tag, strerror(errno));
 		return -1;
 	}
 	env.scratch = *tag;
-	build_all(&env, e->problems, e->nproblems, dir, *builds, e->opts.jobs);
+	build_all(&env, sel->choices, sel->n, dir, *builds, e->opts.jobs);
 	return 0;
 }
 
@@ -242,7 +346,7 @@ static void plan_release(struct plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, const char *runner,
+static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, const struct build_result *b,
 		      const unsigned *cpu, const struct limits_policy *lp)
 {
 	const struct problem *p = e->problems[pi];
@@ -250,7 +354,9 @@ static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, 
 	const struct group *g = &p->groups[tc->group];
 	struct run_task *t = &plan->tasks[plan->ntasks];
 
-	t->runner = runner;
+	t->runner = b->runner;
+	t->runner_argv = (const char *const *)b->runner_argv;
+	t->filters = &e->filters[p->lang->filters];
 	t->function = tc->func;
 	t->args = (struct strbuf)STRBUF_INIT;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
@@ -265,32 +371,33 @@ static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, 
 	plan->ntasks++;
 }
 
-/* One task per case of every problem that built, with the limits lp sets. */
-static void plan_tests(const struct engine *e, const struct build_result *builds, const struct limits_policy *lp,
-		       struct plan *plan)
+/* One task per case of every selected variant that built, with the limits lp sets. */
+static void plan_tests(const struct engine *e, const struct selection *sel, const struct build_result *builds,
+		       const struct limits_policy *lp, struct plan *plan)
 {
 	int n = 0;
 	memset(plan, 0, sizeof(*plan));
-	for (int i = 0; i < e->nproblems; i++)
+	for (int i = 0; i < sel->n; i++)
 		if (builds[i].status == BUILD_OK)
-			n += e->problems[i]->ncases;
+			n += e->problems[sel->variant[i]]->ncases;
 	plan->tasks = xcalloc((size_t)n + 1, sizeof(*plan->tasks));
 	plan->problem = xcalloc((size_t)n + 1, sizeof(int));
 	plan->kase = xcalloc((size_t)n + 1, sizeof(int));
 	plan->judged = xcalloc((size_t)n + 1, sizeof(*plan->judged));
-	plan->first_task = xcalloc((size_t)e->nproblems + 1, sizeof(int));
-	for (int i = 0; i < e->nproblems; i++) {
-		const struct problem *p = e->problems[i];
+	plan->first_task = xcalloc((size_t)sel->n + 1, sizeof(int));
+	for (int i = 0; i < sel->n; i++) {
+		int pi = sel->variant[i];
+		const struct problem *p = e->problems[pi];
 		unsigned *cpu;
 		plan->first_task[i] = -1;
 		if (builds[i].status != BUILD_OK)
 			continue;
 		cpu = xcalloc((size_t)p->ngroups + 1, sizeof(*cpu));
 		for (int g = 0; g < p->ngroups; g++)
-			cpu[g] = lp->cpu(e, i, g);
+			cpu[g] = lp->cpu(e, pi, g);
 		plan->first_task[i] = plan->ntasks;
 		for (int k = 0; k < p->ncases; k++)
-			plan_task(e, plan, i, k, builds[i].runner, cpu, lp);
+			plan_task(e, plan, pi, k, &builds[i], cpu, lp);
 		free(cpu);
 	}
 }
@@ -320,7 +427,7 @@ static void judge_task(const struct engine *e, struct plan *plan, int i, bool co
 	verdict_of_run(j, &plan->tasks[i], sig);
 	if (compare) {
 		bool have = expected_for(e, plan->problem[i], plan->kase[i], &expected);
-		verdict_compare(j, sig, have, expected);
+		verdict_compare(j, p, p->cases[plan->kase[i]].func, have, expected);
 	}
 }
 
@@ -416,7 +523,7 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 	for (int i = 0; i < e->nproblems; i++)
 		g.group_base[i + 1] = g.group_base[i] + e->problems[i]->ngroups;
 	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
-	pool = pool_new(e->opts.jobs, &e->filters, e->workdir, (const char *const *)e->hidden);
+	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden);
 	ret = pool_run(pool, plan->tasks, &client);
 	pool_free(pool);
 	if (ret < 0 && !grader_interrupted)
@@ -446,8 +553,23 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 	tr->output_total = t->facts.report.output_total;
 	tr->has_actual = j->answered;
 	tr->actual = j->answer;
-	if (tr->has_actual)
+	/* the expected value, also for a wrong answer that is no number (None, another type) */
+	if (tr->has_actual || tr->verdict == V_WRONG_ANSWER)
 		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);
+}
+
+/* What the runner printed before its first test (the first task that has it). */
+static void collect_startup(struct problem_result *pr, struct plan *plan, int i)
+{
+	int first = plan->first_task[i];
+	for (int k = 0; first >= 0 && k < pr->ntests && !pr->startup_output; k++) {
+		struct run_facts *f = &plan->tasks[first + k].facts;
+		if (f->startup_output) {
+			pr->startup_output = f->startup_output;
+			pr->startup_total = f->startup_total;
+			f->startup_output = NULL;
+		}
+	}
 }
 
 /* Every test of a problem that did not build gets the build's verdict. */
@@ -462,11 +584,11 @@ static void collect_unbuilt(struct problem_result *pr, const struct build_result
 	}
 }
 
-static void collect(const struct engine *e, const struct build_result *builds, struct plan *plan,
-		    struct grade_result *out)
+static void collect(const struct engine *e, const struct selection *sel, const struct build_result *builds,
+		    struct plan *plan, struct grade_result *out)
 {
-	for (int i = 0; i < e->nproblems; i++) {
-		const struct problem *p = e->problems[i];
+	for (int i = 0; i < sel->n; i++) {
+		const struct problem *p = e->problems[sel->variant[i]];
 		struct problem_result *pr = &out->problems[i];
 		const struct build_result *b = &builds[i];
 		pr->problem = p;
@@ -484,6 +606,7 @@ static void collect(const struct engine *e, const struct build_result *builds, s
 		}
 		for (int k = 0; k < p->ncases; k++)
 			collect_test(&pr->tests[k], plan, plan->first_task[i] + k, e);
+		collect_startup(pr, plan, i);
 	}
 	for (int i = 0; i < out->nproblems; i++)
 		for (int k = 0; k < out->problems[i].ntests; k++)
@@ -491,8 +614,8 @@ static void collect(const struct engine *e, const struct build_result *builds, s
 }
 
 /* Build, plan with lp's limits, run, collect: the one way through for grading and measuring alike. */
-static int run_submission(struct engine *e, const char *dir, const struct limits_policy *lp, bool compare,
-			  struct grade_result *out, struct strbuf *err)
+static int run_submission(struct engine *e, const char *dir, const struct selection *sel,
+			  const struct limits_policy *lp, bool compare, struct grade_result *out, struct strbuf *err)
 {
 	struct build_result *builds = NULL;
 	struct plan plan;
@@ -504,20 +627,20 @@ static int run_submission(struct engine *e, const char *dir, const struct limits
 	memset(out, 0, sizeof(*out));
 	out->submission = xstrdup(dir);
 	out->isolation = xstrdup(sandbox_describe());
-	out->nproblems = e->nproblems;
-	out->problems = xcalloc((size_t)e->nproblems + 1, sizeof(*out->problems));
-	if (build_submission(e, dir, &builds, &tag, err) < 0 || grader_interrupted)
+	out->nproblems = sel->n;
+	out->problems = xcalloc((size_t)sel->n + 1, sizeof(*out->problems));
+	if (build_submission(e, dir, sel, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
-	plan_tests(e, builds, lp, &plan);
+	plan_tests(e, sel, builds, lp, &plan);
 	if (run_plan(e, &plan, compare, err) < 0)
 		goto cleanup;
-	collect(e, builds, &plan, out);
+	collect(e, sel, builds, &plan, out);
 	grade_result_score(out);
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;
 cleanup:
 	plan_release(&plan);
-	for (int i = 0; builds && i < e->nproblems; i++)
+	for (int i = 0; builds && i < sel->n; i++)
 		build_result_release(&builds[i]);
 	free(builds);
 	if (tag) {
@@ -543,7 +666,13 @@ static unsigned grading_wall(const struct group *g, unsigned cpu_ms)
 int engine_grade(struct engine *e, const char *submission, struct grade_result *out, struct strbuf *err)
 {
 	static const struct limits_policy grading = { engine_cpu_limit, grading_wall };
-	return run_submission(e, submission, &grading, true, out, err);
+	struct selection sel;
+	int ret;
+	memset(&sel, 0, sizeof(sel));
+	select_for_grading(e, submission, &sel);
+	ret = run_submission(e, submission, &sel, &grading, true, out, err);
+	selection_release(&sel);
+	return ret;
 }
 
 /* Measuring the reference: generous limits (10 x an absolute one, 20 s at most). */
@@ -560,8 +689,15 @@ static unsigned measuring_wall(const struct group *g, unsigned cpu_ms)
 	return cpu_ms * 2 + 1000;
 }
 
-int engine_measure(struct engine *e, const char *dir, struct grade_result *out, struct strbuf *err)
+int engine_measure(struct engine *e, const char *dir, const struct language *lang, struct grade_result *out,
+		   struct strbuf *err)
 {
 	static const struct limits_policy measuring = { measuring_cpu, measuring_wall };
-	return run_submission(e, dir, &measuring, false, out, err);
+	struct selection sel;
+	int ret;
+	memset(&sel, 0, sizeof(sel));
+	select_for_measuring(e, dir, lang, &sel);
+	ret = run_submission(e, dir, &sel, &measuring, false, out, err);
+	selection_release(&sel);
+	return ret;
 }

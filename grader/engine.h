@@ -47,6 +47,7 @@ struct engine_options {
 	const char *cache_dir;     /* NULL: $XDG_CACHE_HOME/combgrader or ~/.cache/...; "" disables */
 	const char *const *extra_hidden; /* more directories the compiler must not see */
 	const char *scratch_parent;/* where the scratch directory goes; NULL: $TMPDIR, else /tmp */
+	const struct language *language; /* only this language's variants (selftest), NULL: all */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 };
 
@@ -60,16 +61,18 @@ struct reference_answers {
 
 struct engine {
 	struct engine_options opts;
-	struct problem **problems; /* the selected problems */
+	struct problem **problems; /* every variant (language) of the selected problems, problem by problem */
 	int nproblems;
-	struct reference_answers *ref; /* nproblems, after reference_load */
+	int *first_variant;        /* per selected problem: its first variant in problems[]; [nids] = nproblems */
+	int nids;                  /* selected problems */
+	struct reference_answers *ref; /* per variant (nproblems), after reference_load */
 	bool ref_loaded;
 	bool ref_borrowed;         /* ref belongs to another engine: not freed here */
 	char *scratch;             /* owned; removed by engine_release */
 	char *workdir;             /* scratch/cwd: the runners' empty working directory */
 	char *cache_dir;           /* the reference cache in use ("" when disabled) */
 	struct build_env env;
-	struct strbuf filters;
+	struct strbuf filters[FILTER_FLAVOURS]; /* the seccomp programs of each kind of runner */
 	char **hidden;             /* NULL-terminated */
 	int submissions;           /* counter for build directory names */
 	double reference_seconds;  /* time spent getting reference answers */
@@ -87,19 +90,24 @@ struct engine {
 int engine_init(struct engine *e, const struct engine_options *opts, struct strbuf *err, bool *usage);
 
 /*
- * Grade one submission directory.  0 with *out filled (the caller releases
- * it with grade_result_release), or -1 with a message in err when the
- * grader itself failed or was interrupted; *out is then released already.
+ * Grade one submission directory: for each selected problem, the variant
+ * whose file the directory holds (a missing file or files in two languages
+ * are that problem's verdict).  0 with *out filled, one problem result per
+ * selected problem (the caller releases it with grade_result_release), or
+ * -1 with a message in err when the grader itself failed or was
+ * interrupted; *out is then released already.
  */
 int engine_grade(struct engine *e, const char *submission, struct grade_result *out, struct strbuf *err);
 
 /*
- * Run a directory's code on every test with generous limits and nothing
- * compared or skipped: how the reference's answers and times are measured
- * (reference.c).  An answered test has verdict correct and has_actual.
- * Same contract as engine_grade.
+ * Run a directory's code in language lang on every test of that language's
+ * variants, with generous limits and nothing compared or skipped: how the
+ * reference's answers and times are measured (reference.c).  One problem
+ * result per variant of lang, in e->problems order; an answered test has
+ * verdict correct and has_actual.  Same contract as engine_grade.
  */
-int engine_measure(struct engine *e, const char *dir, struct grade_result *out, struct strbuf *err);
+int engine_measure(struct engine *e, const char *dir, const struct language *lang, struct grade_result *out,
+		   struct strbuf *err);
 
 /* The CPU limit (ms) of a group after applying cpu_factor to the reference's times. */
 unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group);

@@ -175,26 +175,12 @@ static int case_answer(const struct engine *e, int pi, int k, long long *out, st
 	return -1;
 }
 
-static void emit_group(struct emitter *x, const struct engine *e, int pi, int g, const long long *answers)
+/* The group's limits, absolute: {cpu_ms, wall_ms, memory_mb, output_kb}. */
+static void emit_limits(struct emitter *x, const struct engine *e, int pi, int g)
 {
-	const struct problem *p = e->problems[pi];
-	const struct group *grp = &p->groups[g];
+	const struct group *grp = &e->problems[pi]->groups[g];
 	unsigned cpu_ms = packed_cpu_ms(e, pi, g), wall_ms = packed_wall_ms(grp, cpu_ms);
 
-	mapping_start(x, false);
-	key(x, "name");
-	scalar(x, grp->name, false);
-	key(x, "visibility");
-	scalar(x, visibility_name(grp->visibility), true);
-	key(x, "scoring");
-	scalar(x, scoring_name(grp->scoring), true);
-	key(x, "points");
-	number(x, grp->points);
-	if (grp->hint) {
-		key(x, "hint");
-		scalar(x, grp->hint, false);
-	}
-	key(x, "limits");
 	mapping_start(x, true);
 	key(x, "cpu_ms");
 	scalarf(x, "%u", cpu_ms);
@@ -207,7 +193,14 @@ static void emit_group(struct emitter *x, const struct engine *e, int pi, int g,
 	key(x, "output_kb");
 	scalarf(x, "%u", grp->limits.output_kb);
 	mapping_end(x);
-	key(x, "cases");
+}
+
+/* The group's cases, each explicit with its name, C function, args and expected answer. */
+static void emit_cases(struct emitter *x, const struct engine *e, int pi, int g, const long long *answers)
+{
+	const struct problem *p = e->problems[pi];
+	const struct group *grp = &p->groups[g];
+
 	sequence_start(x, false);
 	for (int k = grp->first_case; k < grp->first_case + grp->ncases; k++) {
 		const struct test_case *tc = &p->cases[k];
@@ -230,12 +223,80 @@ static void emit_group(struct emitter *x, const struct engine *e, int pi, int g,
 		mapping_end(x);
 	}
 	sequence_end(x);
+}
+
+static void emit_group(struct emitter *x, const struct engine *e, int pi, int g, const long long *answers)
+{
+	const struct group *grp = &e->problems[pi]->groups[g];
+
+	mapping_start(x, false);
+	key(x, "name");
+	scalar(x, grp->name, false);
+	key(x, "visibility");
+	scalar(x, visibility_name(grp->visibility), true);
+	key(x, "scoring");
+	scalar(x, scoring_name(grp->scoring), true);
+	key(x, "points");
+	number(x, grp->points);
+	if (grp->hint) {
+		key(x, "hint");
+		scalar(x, grp->hint, false);
+	}
+	key(x, "limits");
+	emit_limits(x, e, pi, g);
+	key(x, "cases");
+	emit_cases(x, e, pi, g, answers);
 	mapping_end(x);
 }
 
-static void emit_problem(struct emitter *x, const struct engine *e, int pi, const long long *answers)
+/* languages.<lang> of a further variant: its source, its calls, and every public group's own cases and limits. */
+static void emit_language(struct emitter *x, const struct engine *e, int pi, const long long *answers)
 {
 	const struct problem *p = e->problems[pi];
+
+	mapping_start(x, false);
+	key(x, "source");
+	scalar(x, p->source, false);
+	key(x, "calls");
+	mapping_start(x, true);
+	for (int f = 0; f < p->nfuncs; f++) {
+		key(x, p->funcs[f].name);
+		scalar(x, problem_call_name(p, f), false);
+	}
+	mapping_end(x);
+	key(x, "groups");
+	mapping_start(x, false);
+	for (int g = 0; g < p->ngroups; g++) {
+		if (p->groups[g].visibility != VIS_PUBLIC)
+			continue;
+		key(x, p->groups[g].name);
+		mapping_start(x, false);
+		key(x, "limits");
+		emit_limits(x, e, pi, g);
+		key(x, "cases");
+		emit_cases(x, e, pi, g, answers);
+		mapping_end(x);
+	}
+	mapping_end(x);
+	mapping_end(x);
+}
+
+static void emit_functions(struct emitter *x, const struct problem *p)
+{
+	sequence_start(x, false);
+	for (int f = 0; f < p->nfuncs; f++) {
+		struct strbuf sb = STRBUF_INIT;
+		signature_format(&sb, &p->funcs[f]);
+		scalar(x, sb.buf, false);
+		strbuf_release(&sb);
+	}
+	sequence_end(x);
+}
+
+/* The problem's variants e->problems[first .. first + n), with their answers. */
+static void emit_problem(struct emitter *x, const struct engine *e, int first, int n, long long *const *answers)
+{
+	const struct problem *p = e->problems[first];
 	yaml_event_t ev;
 
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
@@ -250,20 +311,24 @@ static void emit_problem(struct emitter *x, const struct engine *e, int pi, cons
 	key(x, "source");
 	scalar(x, p->source, false);
 	key(x, "functions");
-	sequence_start(x, false);
-	for (int f = 0; f < p->nfuncs; f++) {
-		struct strbuf sb = STRBUF_INIT;
-		signature_format(&sb, &p->funcs[f]);
-		scalar(x, sb.buf, false);
-		strbuf_release(&sb);
-	}
-	sequence_end(x);
+	emit_functions(x, p);
 	key(x, "groups");
 	sequence_start(x, false);
 	for (int g = 0; g < p->ngroups; g++)
 		if (p->groups[g].visibility == VIS_PUBLIC)
-			emit_group(x, e, pi, g, answers);
+			emit_group(x, e, first, g, answers[0]);
 	sequence_end(x);
+	if (n > 1) {
+		key(x, "languages");
+		mapping_start(x, false);
+		key(x, p->lang->name);
+		scalar(x, "", true);
+		for (int v = 1; v < n; v++) {
+			key(x, e->problems[first + v]->lang->name);
+			emit_language(x, e, first + v, answers[v]);
+		}
+		mapping_end(x);
+	}
 	mapping_end(x);
 	yaml_document_end_event_initialize(&ev, 1);
 	emit(x, &ev);
@@ -292,10 +357,15 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 		return -1;
 	}
 	if (strcmp(p->id, q->id) || strcmp(p->title, q->title) || strcmp(p->source, q->source) ||
-	    p->nfuncs != q->nfuncs) {
-		strbuf_addf(err, "%s: id, title, source or functions differ", q->path);
+	    p->nfuncs != q->nfuncs || p->lang != q->lang) {
+		strbuf_addf(err, "%s: id, title, language, source or functions differ", q->path);
 		return -1;
 	}
+	for (int f = 0; f < p->nfuncs; f++)
+		if (strcmp(problem_call_name(p, f), problem_call_name(q, f))) {
+			strbuf_addf(err, "%s: the %s name of %s differs", q->path, p->lang->name, p->funcs[f].name);
+			return -1;
+		}
 	for (int g = 0; g < p->ngroups; g++) {
 		const struct group *a = &p->groups[g], *b;
 		if (a->visibility != VIS_PUBLIC)
@@ -331,86 +401,131 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 	return 0;
 }
 
-/* Write dir/<id>.yaml for problem pi.  1 when written, 0 when it has no public group, -1 on error. */
-int pack_problem(const struct engine *e, int pi, const char *dir, struct strbuf *err)
+/* The answers of variant pi's public cases: the file's own, else the reference's. */
+static long long *public_answers(const struct engine *e, int pi, int *publics, int *hidden, struct strbuf *err)
 {
 	const struct problem *p = e->problems[pi];
 	long long *answers = xcalloc((size_t)p->ncases + 1, sizeof(long long));
-	char *path = xasprintf("%s/%s.yaml", dir, p->id), *tmp = xasprintf("%s.tmp", path);
-	struct emitter x;
-	struct problem q;
-	struct strbuf load_err = STRBUF_INIT;
-	FILE *f = NULL;
-	int ret = -1, publics = 0, hidden = 0;
-	bool have_emitter = false;
-
+	*publics = *hidden = 0;
 	for (int k = 0; k < p->ncases; k++) {
 		if (p->groups[p->cases[k].group].visibility != VIS_PUBLIC) {
-			hidden++;
+			(*hidden)++;
 			continue;
 		}
-		publics++;
-		if (case_answer(e, pi, k, &answers[k], err) < 0)
-			goto cleanup;
+		(*publics)++;
+		if (case_answer(e, pi, k, &answers[k], err) < 0) {
+			free(answers);
+			return NULL;
+		}
 	}
-	if (!publics) {
-		printf("pack: %s has no public tests: left out\n", p->id);
-		ret = 0;
-		goto cleanup;
-	}
-	f = fopen(tmp, "w");
+	return answers;
+}
+
+/* Emit the file to tmp.  0, or -1 with err. */
+static int write_yaml(const char *tmp, const struct engine *e, int first, int n, long long *const *answers,
+		      struct strbuf *err)
+{
+	const struct problem *p = e->problems[first];
+	struct emitter x;
+	FILE *f = fopen(tmp, "w");
+	int ret = -1;
+
+	memset(&x, 0, sizeof(x));
 	if (!f) {
 		strbuf_addf(err, "cannot write '%s': %s", tmp, strerror(errno));
-		goto cleanup;
+		return -1;
 	}
 	fprintf(f, "# %s.yaml - the student pack's copy of %s, made by `grader pack` (grader %s).\n"
 		   "# Public groups only; every answer written out as `expected:`; CPU limits\n"
 		   "# absolute (%d x the limit the reference's times give, for slower machines).\n"
 		   "# Generated: change the original and make the pack again rather than edit this.\n",
 		p->id, p->path, GRADER_VERSION, PACK_CPU_MARGIN);
-	memset(&x, 0, sizeof(x));
 	if (!yaml_emitter_initialize(&x.em)) {
 		strbuf_addstr(err, "cannot initialise the YAML emitter");
-		goto cleanup;
+		fclose(f);
+		return -1;
 	}
-	have_emitter = true;
 	yaml_emitter_set_output_file(&x.em, f);
 	yaml_emitter_set_unicode(&x.em, 1);
 	yaml_emitter_set_width(&x.em, 100);
-	emit_problem(&x, e, pi, answers);
-	if (x.failed || !yaml_emitter_flush(&x.em)) {
+	emit_problem(&x, e, first, n, answers);
+	if (x.failed || !yaml_emitter_flush(&x.em))
 		strbuf_addf(err, "cannot write '%s': %s", tmp, x.em.problem ? x.em.problem : "YAML emitter error");
-		goto cleanup;
-	}
-	if (fclose(f) != 0) {
-		f = NULL;
+	else
+		ret = 0;
+	yaml_emitter_delete(&x.em);
+	if (fclose(f) != 0 && !ret) {
 		strbuf_addf(err, "cannot write '%s': %s", tmp, strerror(errno));
-		goto cleanup;
+		ret = -1;
 	}
-	f = NULL;
+	return ret;
+}
+
+/* Load tmp back and compare every variant with what was meant.  0, or -1 with err. */
+static int verify_file(const char *tmp, const struct engine *e, int first, int n, long long *const *answers,
+		       struct strbuf *err)
+{
+	struct strbuf load_err = STRBUF_INIT;
+	struct problem q;
+	int ret = -1;
+
 	if (problem_load(&q, tmp, &load_err) < 0) {
 		strbuf_addf(err, "the generated file does not load:\n%s", load_err.buf);
+		strbuf_release(&load_err);
+		return -1;
+	}
+	if (problem_nvariants(&q) != n) {
+		strbuf_addf(err, "%s: %d languages read back, %d written", tmp, problem_nvariants(&q), n);
 		goto cleanup;
 	}
-	ret = verify(e, pi, &q, answers, err);
+	for (int v = 0; v < n; v++)
+		if (verify(e, first + v, problem_variant(&q, v), answers[v], err) < 0)
+			goto cleanup;
+	ret = 0;
+cleanup:
 	problem_release(&q);
-	if (ret < 0)
+	strbuf_release(&load_err);
+	return ret;
+}
+
+/* Write dir/<id>.yaml for the selected problem k, every language of it.  1 when written, 0 when it has no public group, -1 on error. */
+int pack_problem(const struct engine *e, int k, const char *dir, struct strbuf *err)
+{
+	int first = e->first_variant[k], n = e->first_variant[k + 1] - first;
+	const struct problem *p = e->problems[first];
+	long long **answers = xcalloc((size_t)n + 1, sizeof(*answers));
+	char *path = xasprintf("%s/%s.yaml", dir, p->id), *tmp = xasprintf("%s.tmp", path);
+	int ret = -1, publics = 0, hidden = 0;
+
+	for (int v = 0; v < n; v++) {
+		int pub, hid;
+		answers[v] = public_answers(e, first + v, &pub, &hid, err);
+		if (!answers[v])
+			goto cleanup;
+		if (!v) {
+			publics = pub;
+			hidden = hid;
+		}
+	}
+	if (!publics) {
+		printf("pack: %s has no public tests: left out\n", p->id);
+		ret = 0;
+		goto cleanup;
+	}
+	if (write_yaml(tmp, e, first, n, answers, err) < 0 || verify_file(tmp, e, first, n, answers, err) < 0)
 		goto cleanup;
 	if (rename(tmp, path) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-		ret = -1;
 		goto cleanup;
 	}
-	printf("pack: %s: %d public tests written, %d hidden tests left out\n", path, publics, hidden);
+	printf("pack: %s: %d public tests written, %d hidden tests left out%s\n", path, publics, hidden,
+	       n > 1 ? " (first language; the others alike)" : "");
 	ret = 1;
 cleanup:
-	if (have_emitter)
-		yaml_emitter_delete(&x.em);
-	if (f)
-		fclose(f);
 	if (ret < 0)
 		unlink(tmp);
-	strbuf_release(&load_err);
+	for (int v = 0; v < n; v++)
+		free(answers[v]);
 	free(answers);
 	free(path);
 	free(tmp);

@@ -9,13 +9,13 @@
 #include "engine.h"
 
 /*
- * Write DIR/<id>.yaml for the engine's problem pi: public groups only, every
+ * Write DIR/<id>.yaml for the engine's selected problem k (every language of it): public groups only, every
  * case explicit with its expected answer (the file's or the reference's),
  * absolute CPU limits.  e must have its reference answers loaded.  The file
  * is read back and compared before it is put in place.  Returns 1 when a
  * file was written, 0 when the problem has no public group, -1 with a
  * message in err.
  */
-int pack_problem(const struct engine *e, int pi, const char *dir, struct strbuf *err);
+int pack_problem(const struct engine *e, int k, const char *dir, struct strbuf *err);
 
 #endif

@@ -32,8 +32,9 @@ struct loader {
 	const char *path;
 	yaml_document_t doc;
 	struct strbuf *err;
-	struct problem *p;
+	struct problem *p;         /* the variant being loaded */
 	size_t cases_alloc;
+	yaml_node_t *lang_groups;  /* languages.<lang>.groups: what differs per group, or NULL */
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -509,6 +510,35 @@ cleanup:
 	return ret;
 }
 
+/*
+ * What the language being loaded changes in group g: its limits (on
+ * top of the group's; *limits becomes that node, for messages) and its
+ * cases (instead of the group's).
+ */
+static int group_override(struct loader *ld, struct group *g, yaml_node_t **limits, yaml_node_t **cases)
+{
+	static const char *const keys[] = { "limits", "cases", NULL };
+	yaml_node_t *v[2];
+	if (!ld->lang_groups)
+		return 0;
+	for (yaml_node_pair_t *pr = ld->lang_groups->data.mapping.pairs.start; pr < ld->lang_groups->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pr->key);
+		if (k->type != YAML_SCALAR_NODE || strcmp(scalar(k), g->name))
+			continue;
+		if (read_mapping(ld, yaml_document_get_node(&ld->doc, pr->value), "a group's changes for a language",
+				 keys, v) < 0)
+			return -1;
+		if (v[0] && load_limits(ld, v[0], &g->limits, "group limits") < 0)
+			return -1;
+		if (v[0])
+			*limits = v[0];
+		if (v[1])
+			*cases = v[1];
+	}
+	return 0;
+}
+
 static int load_group(struct loader *ld, yaml_node_t *n, int index)
 {
 	static const char *const keys[] = { "name", "visibility", "scoring", "points", "hint",
@@ -551,6 +581,8 @@ static int load_group(struct loader *ld, yaml_node_t *n, int index)
 	if (v[4] && get_string(ld, v[4], "hint", &g->hint) < 0)
 		return -1;
 	if (v[5] && load_limits(ld, v[5], &g->limits, "group limits") < 0)
+		return -1;
+	if (group_override(ld, g, &v[5], &v[6]) < 0)
 		return -1;
 	inherit_limits(&g->limits, &p->limits);
 	if (g->limits.cpu_floor_ms && !g->limits.cpu_factor)
@@ -628,47 +660,22 @@ static void name_cases(struct problem *p)
 	free(order);
 }
 
-static int load_document(struct loader *ld, yaml_node_t *root)
+/* The top-level keys of a problem file, in this order in v[]. */
+enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_COUNT };
+
+static int load_functions(struct loader *ld, yaml_node_t *list)
 {
-	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
-					    "equivalent_to", NULL };
-	yaml_node_t *v[7];
 	struct problem *p = ld->p;
 	struct strbuf err = STRBUF_INIT;
-
-	if (!root)
-		return fail(ld, NULL, "the file is empty");
-	if (read_mapping(ld, root, "the problem", keys, v) < 0)
+	if (expect_type(ld, list, YAML_SEQUENCE_NODE, "functions") < 0)
 		return -1;
-	for (int i = 0; i < 6; i++)
-		if (i != 4 && require(ld, root, v[i], keys[i], "the problem") < 0)
-			return -1;
-	p->id_line = (int)v[0]->start_mark.line + 1;
-	p->id_column = (int)v[0]->start_mark.column + 1;
-	p->source_line = (int)v[2]->start_mark.line + 1;
-	p->source_column = (int)v[2]->start_mark.column + 1;
-	if (v[6]) {
-		p->equivalent_line = (int)v[6]->start_mark.line + 1;
-		p->equivalent_column = (int)v[6]->start_mark.column + 1;
-	}
-	if (get_string(ld, v[0], "id", &p->id) < 0 ||
-	    get_string(ld, v[1], "title", &p->title) < 0 ||
-	    get_string(ld, v[2], "source", &p->source) < 0)
-		return -1;
-	if (!*p->title)
-		return fail(ld, v[1], "title must not be empty");
-	if (!valid_id(p->id))
-		return fail(ld, v[0], "id '%s' may only hold letters, digits, '_' and '-'", p->id);
-	if (strlen(p->source) < 3 || strcmp(p->source + strlen(p->source) - 2, ".c") || strchr(p->source, '/'))
-		return fail(ld, v[2], "source must be a file name ending in .c, not '%s'", p->source);
-	if (expect_type(ld, v[3], YAML_SEQUENCE_NODE, "functions") < 0)
-		return -1;
-	p->nfuncs = (int)(v[3]->data.sequence.items.top - v[3]->data.sequence.items.start);
+	p->nfuncs = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
 	if (!p->nfuncs)
-		return fail(ld, v[3], "functions must list at least one C signature");
+		return fail(ld, list, "functions must list at least one C signature");
 	p->funcs = xcalloc((size_t)p->nfuncs, sizeof(*p->funcs));
+	p->calls = xcalloc((size_t)p->nfuncs, sizeof(*p->calls));
 	for (int i = 0; i < p->nfuncs; i++) {
-		yaml_node_t *f = yaml_document_get_node(&ld->doc, v[3]->data.sequence.items.start[i]);
+		yaml_node_t *f = yaml_document_get_node(&ld->doc, list->data.sequence.items.start[i]);
 		if (expect_type(ld, f, YAML_SCALAR_NODE, "a function signature") < 0)
 			return -1;
 		if (signature_parse(&p->funcs[i], scalar(f), &err) < 0) {
@@ -680,11 +687,139 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 			if (!strcmp(p->funcs[j].name, p->funcs[i].name))
 				return fail(ld, f, "function '%s' is listed twice", p->funcs[i].name);
 	}
-	if (v[4] && load_limits(ld, v[4], &p->limits, "limits") < 0)
+	return 0;
+}
+
+static int load_groups(struct loader *ld, yaml_node_t *list)
+{
+	struct problem *p = ld->p;
+	if (expect_type(ld, list, YAML_SEQUENCE_NODE, "groups") < 0)
 		return -1;
-	if (v[4] && p->limits.cpu_floor_ms && !p->limits.cpu_factor)
-		return fail(ld, v[4], "cpu_floor_ms only applies with cpu_factor (relative limits)");
-	if (v[6] && get_string(ld, v[6], "equivalent_to", &p->equivalent_to) < 0)
+	p->ngroups = (int)(list->data.sequence.items.top - list->data.sequence.items.start);
+	if (!p->ngroups)
+		return fail(ld, list, "groups must hold at least one group");
+	p->groups = xcalloc((size_t)p->ngroups, sizeof(*p->groups));
+	for (int i = 0; i < p->ngroups; i++)
+		if (load_group(ld, yaml_document_get_node(&ld->doc, list->data.sequence.items.start[i]), i) < 0)
+			return -1;
+	for (int i = 0; i < p->ngroups; i++) {
+		const struct group *g = &p->groups[i];
+		p->max_score += g->scoring == SCORE_SUM ? g->points * g->ncases : g->points;
+	}
+	p->max_score = round(p->max_score * 1e6) / 1e6;
+	return 0;
+}
+
+static int valid_name(const char *s)
+{
+	return valid_id(s) && !strchr(s, '-') && !isdigit((unsigned char)*s);
+}
+
+/* languages.<lang>.calls: C name -> the name a test calls in this language. */
+static int load_calls(struct loader *ld, yaml_node_t *map)
+{
+	struct problem *p = ld->p;
+	if (expect_type(ld, map, YAML_MAPPING_NODE, "calls") < 0)
+		return -1;
+	for (yaml_node_pair_t *pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top; pr++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pr->key), *v = yaml_document_get_node(&ld->doc, pr->value);
+		int i;
+		if (expect_type(ld, k, YAML_SCALAR_NODE, "a function's name") < 0)
+			return -1;
+		for (i = 0; i < p->nfuncs && strcmp(p->funcs[i].name, scalar(k)); i++)
+			;
+		if (i == p->nfuncs)
+			return fail(ld, k, "calls: '%s' names no function of this problem", scalar(k));
+		if (get_string(ld, v, "the name to call", &p->calls[i]) < 0)
+			return -1;
+		if (!valid_name(p->calls[i]))
+			return fail(ld, v, "'%s' is not a function name", p->calls[i]);
+	}
+	return 0;
+}
+
+/* Every group a languages.<lang>.groups entry names must exist. */
+static int check_group_overrides(struct loader *ld)
+{
+	if (!ld->lang_groups)
+		return 0;
+	for (yaml_node_pair_t *pr = ld->lang_groups->data.mapping.pairs.start; pr < ld->lang_groups->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pr->key);
+		int g;
+		if (expect_type(ld, k, YAML_SCALAR_NODE, "a group's name") < 0)
+			return -1;
+		for (g = 0; g < ld->p->ngroups && strcmp(ld->p->groups[g].name, scalar(k)); g++)
+			;
+		if (g == ld->p->ngroups)
+			return fail(ld, k, "no group '%s' in this problem", scalar(k));
+	}
+	return 0;
+}
+
+/* source: a file name with a language's extension; each language looks for its stem + its extension. */
+static int load_source(struct loader *ld, yaml_node_t *node, const struct language *lang, yaml_node_t *own)
+{
+	struct problem *p = ld->p;
+	char *given = NULL;
+	int ret = -1;
+
+	if (get_string(ld, own ? own : node, "source", &given) < 0)
+		goto cleanup;
+	if (strchr(given, '/') || !language_of_file(given) || strlen(given) <= strlen(language_of_file(given)->extension)) {
+		fail(ld, own ? own : node, "source must be a file name ending in .c or .py, not '%s'", given);
+		goto cleanup;
+	}
+	if (own && language_of_file(given) != lang) {
+		fail(ld, own, "the %s source must end in %s, not '%s'", lang->name, lang->extension, given);
+		goto cleanup;
+	}
+	p->source = own ? xstrdup(given)
+			: xasprintf("%.*s%s", (int)(strlen(given) - strlen(language_of_file(given)->extension)), given,
+				    lang->extension);
+	ret = 0;
+cleanup:
+	free(given);
+	return ret;
+}
+
+/* The problem in one language: the common keys v[], then what languages.<lang> (lang_node, or NULL) changes. */
+static int load_variant(struct loader *ld, yaml_node_t **v, const struct language *lang, yaml_node_t *lang_node)
+{
+	static const char *const keys[] = { "source", "calls", "limits", "groups", NULL };
+	yaml_node_t *lv[4] = { NULL, NULL, NULL, NULL };
+	struct problem *p = ld->p;
+
+	p->lang = lang;
+	ld->lang_groups = NULL;
+	if (lang_node && read_mapping(ld, lang_node, "a language's part", keys, lv) < 0)
+		return -1;
+	if (lv[3] && expect_type(ld, lv[3], YAML_MAPPING_NODE, "groups") < 0)
+		return -1;
+	ld->lang_groups = lv[3];
+	p->id_line = (int)v[K_ID]->start_mark.line + 1;
+	p->id_column = (int)v[K_ID]->start_mark.column + 1;
+	p->source_line = (int)v[K_SOURCE]->start_mark.line + 1;
+	p->source_column = (int)v[K_SOURCE]->start_mark.column + 1;
+	if (v[K_EQUIVALENT]) {
+		p->equivalent_line = (int)v[K_EQUIVALENT]->start_mark.line + 1;
+		p->equivalent_column = (int)v[K_EQUIVALENT]->start_mark.column + 1;
+	}
+	if (get_string(ld, v[K_ID], "id", &p->id) < 0 || get_string(ld, v[K_TITLE], "title", &p->title) < 0 ||
+	    load_source(ld, v[K_SOURCE], lang, lv[0]) < 0)
+		return -1;
+	if (!*p->title)
+		return fail(ld, v[K_TITLE], "title must not be empty");
+	if (!valid_id(p->id))
+		return fail(ld, v[K_ID], "id '%s' may only hold letters, digits, '_' and '-'", p->id);
+	if (load_functions(ld, v[K_FUNCTIONS]) < 0 || (lv[1] && load_calls(ld, lv[1]) < 0))
+		return -1;
+	if ((v[K_LIMITS] && load_limits(ld, v[K_LIMITS], &p->limits, "limits") < 0) ||
+	    (lv[2] && load_limits(ld, lv[2], &p->limits, "limits") < 0))
+		return -1;
+	if (p->limits.cpu_floor_ms && !p->limits.cpu_factor)
+		return fail(ld, lv[2] ? lv[2] : v[K_LIMITS], "cpu_floor_ms only applies with cpu_factor (relative limits)");
+	if (v[K_EQUIVALENT] && get_string(ld, v[K_EQUIVALENT], "equivalent_to", &p->equivalent_to) < 0)
 		return -1;
 	if (!p->limits.cpu_ms && !p->limits.cpu_factor)
 		p->limits.cpu_ms = DEFAULT_CPU_MS;
@@ -692,21 +827,86 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 		p->limits.memory_mb = DEFAULT_MEMORY_MB;
 	if (!p->limits.output_kb)
 		p->limits.output_kb = DEFAULT_OUTPUT_KB;
-	if (expect_type(ld, v[5], YAML_SEQUENCE_NODE, "groups") < 0)
+	if (load_groups(ld, v[K_GROUPS]) < 0 || check_group_overrides(ld) < 0)
 		return -1;
-	p->ngroups = (int)(v[5]->data.sequence.items.top - v[5]->data.sequence.items.start);
-	if (!p->ngroups)
-		return fail(ld, v[5], "groups must hold at least one group");
-	p->groups = xcalloc((size_t)p->ngroups, sizeof(*p->groups));
-	for (int i = 0; i < p->ngroups; i++)
-		if (load_group(ld, yaml_document_get_node(&ld->doc, v[5]->data.sequence.items.start[i]), i) < 0)
-			return -1;
-	for (int i = 0; i < p->ngroups; i++) {
-		const struct group *g = &p->groups[i];
-		p->max_score += g->scoring == SCORE_SUM ? g->points * g->ncases : g->points;
-	}
-	p->max_score = round(p->max_score * 1e6) / 1e6;
 	name_cases(p);
+	return 0;
+}
+
+/*
+ * The languages a problem accepts: the keys of `languages:` (each known), or
+ * without it the language of `source`.  Fills langs[]/nodes[]; returns how
+ * many, or -1.
+ */
+static int list_languages(struct loader *ld, yaml_node_t **v, const struct language **langs, yaml_node_t **nodes)
+{
+	int n = 0;
+	if (!v[K_LANGUAGES]) {
+		langs[0] = v[K_SOURCE]->type == YAML_SCALAR_NODE ? language_of_file(scalar(v[K_SOURCE])) : NULL;
+		nodes[0] = NULL;
+		if (!langs[0])
+			return fail(ld, v[K_SOURCE], "source must be a file name ending in .c or .py");
+		return 1;
+	}
+	if (expect_type(ld, v[K_LANGUAGES], YAML_MAPPING_NODE, "languages") < 0)
+		return -1;
+	for (yaml_node_pair_t *pr = v[K_LANGUAGES]->data.mapping.pairs.start; pr < v[K_LANGUAGES]->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pr->key);
+		const struct language *l = k->type == YAML_SCALAR_NODE ? language_find(scalar(k)) : NULL;
+		yaml_node_t *val = yaml_document_get_node(&ld->doc, pr->value);
+		if (!l)
+			return fail(ld, k, "unknown language '%s' (known: c, python)", k->type == YAML_SCALAR_NODE ? scalar(k) : "?");
+		for (int i = 0; i < n; i++)
+			if (langs[i] == l)
+				return fail(ld, k, "language '%s' is listed twice", l->name);
+		langs[n] = l;
+		/* `c:` alone (a null value) takes the problem as it is */
+		nodes[n++] = val->type == YAML_SCALAR_NODE && !*scalar(val) ? NULL : val;
+	}
+	if (!n)
+		return fail(ld, v[K_LANGUAGES], "languages must name at least one language");
+	return n;
+}
+
+static int load_document(struct loader *ld, yaml_node_t *root)
+{
+	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
+					    "equivalent_to", "languages", NULL };
+	yaml_node_t *v[K_COUNT], *nodes[8];
+	const struct language *langs[8];
+	struct problem *p = ld->p;
+	int n;
+
+	if (!root)
+		return fail(ld, NULL, "the file is empty");
+	if (read_mapping(ld, root, "the problem", keys, v) < 0)
+		return -1;
+	for (int i = 0; i < K_LANGUAGES; i++)
+		if (i != K_LIMITS && i != K_EQUIVALENT && require(ld, root, v[i], keys[i], "the problem") < 0)
+			return -1;
+	n = list_languages(ld, v, langs, nodes);
+	if (n < 0)
+		return -1;
+	p->variants = xcalloc((size_t)n, sizeof(*p->variants));
+	for (int i = 0; i < n; i++) {
+		struct problem *var = i ? &p->variants[i - 1] : p;
+		if (i) {
+			var->path = xstrdup(p->path);
+			memcpy(var->digest, p->digest, sizeof(var->digest));
+			p->nvariants = i;
+		}
+		ld->p = var;
+		ld->cases_alloc = 0;
+		if (load_variant(ld, v, langs[i], nodes[i]) < 0)
+			return -1;
+		var->nlanguages = n;
+		if (i && fabs(var->max_score - p->max_score) > 1e-6)
+			return fail(ld, v[K_LANGUAGES], "%s gives %g points in all, %s %g: a language may change sizes "
+				    "and limits but not the points", var->lang->name, var->max_score, p->lang->name,
+				    p->max_score);
+	}
+	ld->p = p;
 	return 0;
 }
 
@@ -794,6 +994,12 @@ void problem_release(struct problem *p)
 	for (int i = 0; i < p->nfuncs; i++)
 		signature_release(&p->funcs[i]);
 	free(p->funcs);
+	for (int i = 0; p->calls && i < p->nfuncs; i++)
+		free(p->calls[i]);
+	free(p->calls);
+	for (int i = 0; i < p->nvariants; i++)
+		problem_release(&p->variants[i]);
+	free(p->variants);
 	free(p->id);
 	free(p->title);
 	free(p->source);
@@ -805,6 +1011,25 @@ void problem_release(struct problem *p)
 static int compare_problems(const void *a, const void *b)
 {
 	return strcmp(((const struct problem *)a)->id, ((const struct problem *)b)->id);
+}
+
+/* No two problems look for the same file, in any of their languages. */
+static int check_sources(struct problem_set *set, struct strbuf *err)
+{
+	int ret = 0;
+	for (int i = 0; i < set->nproblems; i++)
+		for (int j = 0; j < i; j++)
+			for (int a = 0; a < problem_nvariants(&set->problems[i]); a++)
+				for (int b = 0; b < problem_nvariants(&set->problems[j]); b++) {
+					const struct problem *p = problem_variant(&set->problems[i], a);
+					const struct problem *q = problem_variant(&set->problems[j], b);
+					if (strcasecmp(p->source, q->source))
+						continue;
+					strbuf_addf(err, "%s:%d:%d: source '%s' is already used by problem '%s'\n", p->path,
+						    p->source_line, p->source_column, p->source, q->id);
+					ret = -1;
+				}
+	return ret;
 }
 
 int problem_set_load(struct problem_set *set, const char *dir, struct strbuf *err)
@@ -858,14 +1083,8 @@ int problem_set_load(struct problem_set *set, const char *dir, struct strbuf *er
 			ret = -1;
 		}
 	}
-	for (int i = 0; i < set->nproblems; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcasecmp(set->problems[i].source, set->problems[j].source)) {
-				strbuf_addf(err, "%s:%d:%d: source '%s' is already used by problem '%s'\n",
-					    set->problems[i].path, set->problems[i].source_line,
-					    set->problems[i].source_column, set->problems[i].source, set->problems[j].id);
-				ret = -1;
-			}
+	if (check_sources(set, err) < 0)
+		ret = -1;
 	if (!ret && !set->nproblems) {
 		strbuf_addf(err, "%s: no problem files (*.yaml) found\n", dir);
 		ret = -1;
@@ -911,14 +1130,40 @@ const char *scoring_name(enum scoring s)
 	return s == SCORE_ALL_OR_NOTHING ? "all-or-nothing" : "sum";
 }
 
+const char *problem_call_name(const struct problem *p, int i)
+{
+	return p->calls && p->calls[i] ? p->calls[i] : p->funcs[i].name;
+}
+
+int problem_nvariants(const struct problem *p)
+{
+	return 1 + p->nvariants;
+}
+
+struct problem *problem_variant(struct problem *p, int k)
+{
+	return k ? &p->variants[k - 1] : p;
+}
+
+void problem_format_answer(struct strbuf *sb, const struct problem *p, int func, long long answer)
+{
+	if (p->funcs[func].ret == VT_BOOL && (answer == 0 || answer == 1) && p->lang)
+		strbuf_addstr(sb, answer ? p->lang->true_word : p->lang->false_word);
+	else
+		answer_format(sb, p->funcs[func].ret, answer);
+}
+
 void test_case_format_call(struct strbuf *sb, const struct problem *p, const struct test_case *tc)
 {
 	const struct signature *sig = &p->funcs[tc->func];
-	strbuf_addf(sb, "%s(", sig->name);
+	strbuf_addf(sb, "%s(", problem_call_name(p, tc->func));
 	for (int i = 0; i < sig->ninputs; i++) {
 		if (i)
 			strbuf_addstr(sb, ", ");
-		value_format(sb, &tc->args[i], 8);
+		if (tc->args[i].type == VT_BOOL && p->lang)
+			strbuf_addstr(sb, tc->args[i].i ? p->lang->true_word : p->lang->false_word);
+		else
+			value_format(sb, &tc->args[i], 8);
 	}
 	strbuf_addch(sb, ')');
 }

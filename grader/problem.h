@@ -11,6 +11,7 @@
 #define GRADER_PROBLEM_H
 
 #include "digest.h"
+#include "language.h"
 #include "signature.h"
 #include "value.h"
 
@@ -56,10 +57,24 @@ struct group {
 	int first_case, ncases;  /* cases[first_case .. first_case + ncases) */
 };
 
+/*
+ * One problem in one language.  A problem file accepting several languages
+ * (`languages:`) loads as one struct problem per language - its variants -
+ * each complete in itself (groups, cases, limits, names as shown to a
+ * student of that language), so grading, scoring and every report work on a
+ * variant without knowing about the others.  The first variant (the one in
+ * problem_set.problems) owns the others in `variants`; all variants of a
+ * problem have the same id, title, functions and maximum score.
+ */
 struct problem {
 	char *id;                /* "p1" */
 	char *title;
-	char *source;            /* "p1.c": matched case-insensitively in a submission */
+	char *source;            /* "p1.c", "p1.py": matched case-insensitively in a submission */
+	const struct language *lang;
+	char **calls;            /* per function: the name a test calls in this language (NULL: the C name) */
+	struct problem *variants;/* the first variant only: the problem in its other languages */
+	int nvariants;
+	int nlanguages;          /* how many languages the problem accepts (every variant knows) */
 	char *path;              /* the YAML file */
 	char digest[DIGEST_HEX_SIZE]; /* SHA-256 of the YAML file's bytes */
 	struct signature *funcs;
@@ -106,7 +121,17 @@ const char *scoring_name(enum scoring s);
 /* The largest memory limit of p's groups (what its runner must be able to hold). */
 unsigned problem_max_memory_mb(const struct problem *p);
 
-/* Display a call: "AcanWin(7)", arrays shortened. */
+/* The name a test of function i calls in p's language ("P3_CanWin" for p3 in Python). */
+const char *problem_call_name(const struct problem *p, int i);
+
+/* Every variant of p (p itself first), for loops: for (k = 0; k < problem_nvariants(p); k++) problem_variant(p, k). */
+int problem_nvariants(const struct problem *p);
+struct problem *problem_variant(struct problem *p, int k);
+
+/* Display a call: "AcanWin(7)", arrays shortened, in the variant's language. */
 void test_case_format_call(struct strbuf *sb, const struct problem *p, const struct test_case *tc);
+
+/* An answer of function func as its language writes it: true / True, 42. */
+void problem_format_answer(struct strbuf *sb, const struct problem *p, int func, long long answer);
 
 #endif

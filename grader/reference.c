@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "version.h"
@@ -31,18 +32,30 @@ bool reference_needed(const struct problem *p)
 	return false;
 }
 
+char *reference_dir(const struct engine *e, const struct language *lang)
+{
+	char *own = xasprintf("%s/%s", e->opts.reference_dir, lang->name);
+	struct stat st;
+	if (stat(own, &st) == 0 && S_ISDIR(st.st_mode))
+		return own;
+	free(own);
+	return xstrdup(e->opts.reference_dir);
+}
+
 void reference_key_add(const struct engine *e, const struct problem *p, struct digest *d)
 {
 	struct strbuf src = STRBUF_INIT;
-	char *file = build_find_source(e->opts.reference_dir, p->source);
+	char *dir = reference_dir(e, p->lang), *file = build_find_source(dir, p->source);
+	digest_add_str(d, p->lang->display); /* the language and its version: Python 3.11.2 */
 	if (file) {
-		char *path = xasprintf("%s/%s", e->opts.reference_dir, file);
+		char *path = xasprintf("%s/%s", dir, file);
 		if (read_file(&src, path) == 0)
 			digest_add(d, src.buf, src.len);
 		free(path);
 		free(file);
 	}
 	strbuf_release(&src);
+	free(dir);
 }
 
 static void cache_key(const struct engine *e, const struct problem *p, char out[DIGEST_HEX_SIZE])
@@ -59,7 +72,7 @@ static char *cache_path(const struct engine *e, const struct problem *p, const c
 {
 	char key[DIGEST_HEX_SIZE];
 	cache_key(e, p, key);
-	return xasprintf("%s/%s-%s.ref", dir, p->id, key);
+	return xasprintf("%s/%s-%s-%s.ref", dir, p->id, p->lang->name, key);
 }
 
 /* Load answers from a cache file: "index answer time_us" lines.  0 when complete. */
@@ -100,15 +113,74 @@ static void cache_write(const struct engine *e, const char *path, const struct p
 	strbuf_release(&sb);
 }
 
-int reference_load(struct engine *e, struct strbuf *err)
+/* The answers of one problem result of a measuring run, or the reason the reference failed. */
+static void take_answers(const struct engine *e, const struct problem_result *pr, struct reference_answers *ra)
 {
-	const char *dir = e->cache_dir;
-	bool use_cache = *dir != '\0';
-	bool need_run = false;
-	char **paths = xcalloc((size_t)e->nproblems + 1, sizeof(char *));
-	int ret = -1;
-	uint64_t started = now_us();
+	int failed = 0;
+	for (int k = 0; k < pr->ntests; k++) {
+		const struct test_result *t = &pr->tests[k];
+		if (t->has_actual && t->verdict == V_CORRECT) {
+			ra->have[k] = true;
+			ra->answer[k] = t->actual;
+			ra->time_us[k] = t->time_ms * 1000u;
+		} else if (!failed++) {
+			free(ra->failure);
+			ra->failure = xasprintf("reference %s (%s), test '%s': %s%s%s", pr->problem->id,
+						pr->problem->lang->name, t->tc->name, verdict_name(t->verdict),
+						t->message ? ": " : "", t->message ? t->message : "");
+		}
+	}
+	if (pr->build_message) {
+		free(ra->failure);
+		ra->failure = xasprintf("reference %s (%s): %s", pr->problem->id, pr->problem->lang->name,
+					pr->build_message);
+	}
+	if (ra->failure)
+		engine_log(e, "warning: %s", ra->failure);
+}
 
+static int variant_of(const struct engine *e, const struct problem *p)
+{
+	for (int i = 0; i < e->nproblems; i++)
+		if (e->problems[i] == p)
+			return i;
+	return -1;
+}
+
+/* Run language lang's reference on its variants whose answers are still missing (run[i]). */
+static int measure_language(struct engine *e, const struct language *lang, char **paths, const bool *run,
+			    struct strbuf *err)
+{
+	char *dir = reference_dir(e, lang);
+	struct grade_result r;
+	int ret = -1;
+
+	if (access(dir, R_OK | X_OK) < 0) {
+		strbuf_addf(err, "cannot read the reference directory '%s': %s", dir, strerror(errno));
+		goto cleanup;
+	}
+	engine_log(e, "computing the reference answers from '%s' (%s, cached afterwards)", dir, lang->display);
+	if (engine_measure(e, dir, lang, &r, err) < 0)
+		goto cleanup;
+	for (int j = 0; j < r.nproblems; j++) {
+		int i = variant_of(e, r.problems[j].problem);
+		if (i < 0 || !run[i])
+			continue;
+		take_answers(e, &r.problems[j], &e->ref[i]);
+		if (!e->ref[i].failure && paths[i] && mkdir_p(e->cache_dir, 0755) == 0)
+			cache_write(e, paths[i], e->problems[i], &e->ref[i]);
+	}
+	grade_result_release(&r);
+	ret = 0;
+cleanup:
+	free(dir);
+	return ret;
+}
+
+/* Allocate every variant's answers; from the cache where it has them.  run[i]: still to measure. */
+static bool from_cache(struct engine *e, char **paths, bool *run)
+{
+	bool need_run = false;
 	e->ref = xcalloc((size_t)e->nproblems + 1, sizeof(*e->ref));
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];
@@ -118,52 +190,31 @@ int reference_load(struct engine *e, struct strbuf *err)
 		ra->time_us = xcalloc((size_t)p->ncases + 1, sizeof(unsigned));
 		if (!reference_needed(p))
 			continue; /* every answer is in the file and every limit absolute (a student pack) */
-		if (use_cache) {
-			paths[i] = cache_path(e, p, dir);
+		if (*e->cache_dir) {
+			paths[i] = cache_path(e, p, e->cache_dir);
 			if (cache_read(paths[i], p, ra) == 0)
 				continue;
 			memset(ra->have, 0, (size_t)p->ncases * sizeof(bool));
 		}
-		need_run = true;
+		run[i] = need_run = true;
 	}
-	e->reference_cached = !need_run;
-	if (need_run) {
-		struct grade_result r;
-		if (access(e->opts.reference_dir, R_OK | X_OK) < 0) {
-			strbuf_addf(err, "cannot read the reference directory '%s': %s", e->opts.reference_dir,
-				    strerror(errno));
+	return need_run;
+}
+
+int reference_load(struct engine *e, struct strbuf *err)
+{
+	char **paths = xcalloc((size_t)e->nproblems + 1, sizeof(char *));
+	bool *run = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
+	uint64_t started = now_us();
+	int ret = -1;
+
+	e->reference_cached = !from_cache(e, paths, run);
+	for (int l = 0; languages[l]; l++) {
+		bool any = false;
+		for (int i = 0; i < e->nproblems; i++)
+			any |= run[i] && e->problems[i]->lang == languages[l];
+		if (any && measure_language(e, languages[l], paths, run, err) < 0)
 			goto cleanup;
-		}
-		engine_log(e, "computing the reference answers from '%s' (cached afterwards)", e->opts.reference_dir);
-		if (engine_measure(e, e->opts.reference_dir, &r, err) < 0)
-			goto cleanup;
-		for (int i = 0; i < e->nproblems; i++) {
-			const struct problem_result *pr = &r.problems[i];
-			struct reference_answers *ra = &e->ref[i];
-			int failed = 0;
-			for (int k = 0; k < pr->ntests; k++) {
-				const struct test_result *t = &pr->tests[k];
-				if (t->has_actual && t->verdict == V_CORRECT) {
-					ra->have[k] = true;
-					ra->answer[k] = t->actual;
-					ra->time_us[k] = t->time_ms * 1000u;
-				} else if (!failed++) {
-					free(ra->failure);
-					ra->failure = xasprintf("reference %s, test '%s': %s%s%s", e->problems[i]->id,
-								t->tc->name, verdict_name(t->verdict),
-								t->message ? ": " : "", t->message ? t->message : "");
-				}
-			}
-			if (pr->build_message) {
-				free(ra->failure);
-				ra->failure = xasprintf("reference %s: %s", e->problems[i]->id, pr->build_message);
-			}
-			if (ra->failure)
-				engine_log(e, "warning: %s", ra->failure);
-			else if (use_cache && mkdir_p(dir, 0755) == 0)
-				cache_write(e, paths[i], e->problems[i], ra);
-		}
-		grade_result_release(&r);
 	}
 	e->ref_loaded = true;
 	e->reference_seconds = (double)(now_us() - started) / 1e6;
@@ -172,6 +223,7 @@ cleanup:
 	for (int i = 0; i < e->nproblems; i++)
 		free(paths[i]);
 	free(paths);
+	free(run);
 	return ret;
 }
 

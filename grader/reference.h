@@ -31,7 +31,15 @@ int reference_load(struct engine *e, struct strbuf *err);
 /* Does grading p need the reference (an answer not in the file, or a relative time limit)? */
 bool reference_needed(const struct problem *p);
 
-/* Add what identifies p's reference solution (its source bytes) to a key. */
+/*
+ * Where language lang's reference files are: reference/<lang>/ when that
+ * folder exists (reference/python/p1.py...), else reference/ itself (the C
+ * files), so that `grader reference` and `grader reference/python` each
+ * grade one language without a conflict.  A new string.
+ */
+char *reference_dir(const struct engine *e, const struct language *lang);
+
+/* Add what identifies p's reference solution (its language and version, its source bytes) to a key. */
 void reference_key_add(const struct engine *e, const struct problem *p, struct digest *d);
 
 /*

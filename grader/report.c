@@ -54,7 +54,6 @@ void report_describe(struct strbuf *sb, const struct problem *p, const struct te
 		     const struct report_options *o)
 {
 	struct strbuf call = STRBUF_INIT;
-	const struct signature *sig = &p->funcs[t->tc->func];
 
 	if (t->verdict == V_CORRECT)
 		return;
@@ -66,9 +65,9 @@ void report_describe(struct strbuf *sb, const struct problem *p, const struct te
 	strbuf_addstr(sb, call.buf);
 	if (t->verdict == V_WRONG_ANSWER && t->has_actual && t->has_expected) {
 		strbuf_addstr(sb, " returned ");
-		answer_format(sb, sig->ret, t->actual);
+		problem_format_answer(sb, p, t->tc->func, t->actual);
 		strbuf_addstr(sb, ", expected ");
-		answer_format(sb, sig->ret, t->expected);
+		problem_format_answer(sb, p, t->tc->func, t->expected);
 	} else {
 		strbuf_addstr(sb, ": ");
 		text_clean(sb, report_message(t, p, o), 0);

@@ -119,6 +119,10 @@ static json_t *problem_json(const struct problem_result *pr, const struct report
 	json_object_set_new(pj, "max_score", json_real(pr->max_score));
 	json_object_set_new(pj, "build", json_string(verdict_name(pr->build_verdict)));
 	json_object_set_new(pj, "build_message", json_text(pr->build_message));
+	json_object_set_new(pj, "language", json_string(p->lang->name));
+	json_object_set_new(pj, "language_version", json_string(p->lang->display));
+	json_object_set_new(pj, "startup_output", json_text_cut(pr->startup_output, REPORT_OUTPUT_MAX, NULL));
+	json_object_set_new(pj, "startup_bytes", json_integer((json_int_t)pr->startup_total));
 	json_object_set_new(pj, "compile_ms", json_integer(pr->compile_ms));
 	json_object_set_new(pj, "limits", limits_json(&p->limits, 0));
 	{

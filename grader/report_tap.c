@@ -76,7 +76,6 @@ static void diagnostics(struct strbuf *sb, const struct problem_result *pr, cons
 			bool with_build, const struct report_options *o)
 {
 	const struct problem *p = pr->problem;
-	const struct signature *sig = &p->funcs[t->tc->func];
 	const char *output = report_output(t, p, o);
 	struct strbuf line = STRBUF_INIT;
 
@@ -96,12 +95,12 @@ static void diagnostics(struct strbuf *sb, const struct problem_result *pr, cons
 		strbuf_addch(sb, '\n');
 		if (t->has_expected) {
 			strbuf_reset(&line);
-			answer_format(&line, sig->ret, t->expected);
+			problem_format_answer(&line, p, t->tc->func, t->expected);
 			strbuf_addf(sb, "    expected: \"%s\"\n", line.buf);
 		}
 		if (t->has_actual) {
 			strbuf_reset(&line);
-			answer_format(&line, sig->ret, t->actual);
+			problem_format_answer(&line, p, t->tc->func, t->actual);
 			strbuf_addf(sb, "    got: \"%s\"\n", line.buf);
 		}
 		if (pr->build_verdict == V_CORRECT)

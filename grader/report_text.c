@@ -113,11 +113,25 @@ static void print_wrapped(FILE *out, const char *indent, const char *label, cons
 	fputc('\n', out);
 }
 
+/* A message of several lines: the first after label, the others under it. */
+static void print_indented(FILE *out, const char *label, const char *indent, const char *text)
+{
+	const char *p = text;
+	fputs(label, out);
+	for (;;) {
+		size_t l = strcspn(p, "\n");
+		fprintf(out, "%.*s\n", (int)l, p);
+		if (!p[l])
+			break;
+		p += l + 1;
+		fputs(indent, out);
+	}
+}
+
 static void print_failure(FILE *out, const struct palette *c, const struct problem *p,
 			  const struct test_result *t, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const struct signature *sig = &p->funcs[t->tc->func];
 	const char *output = report_output(t, p, o);
 
 	fprintf(out, "  %sx%s %s: %s%s%s\n", c->bad, c->off, t->tc->name, c->bold, verdict_words(t->verdict), c->off);
@@ -125,18 +139,18 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 	fprintf(out, "      call:     %s\n", sb.buf);
 	if (t->has_expected) {
 		strbuf_reset(&sb);
-		answer_format(&sb, sig->ret, t->expected);
+		problem_format_answer(&sb, p, t->tc->func, t->expected);
 		fprintf(out, "      expected: %s\n", sb.buf);
 	}
 	if (t->has_actual) {
 		strbuf_reset(&sb);
-		answer_format(&sb, sig->ret, t->actual);
+		problem_format_answer(&sb, p, t->tc->func, t->actual);
 		fprintf(out, "      returned: %s\n", sb.buf);
 	}
-	if (t->message && t->verdict != V_WRONG_ANSWER) {
+	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual)) {
 		strbuf_reset(&sb);
 		text_clean(&sb, report_message(t, p, o), 0);
-		fprintf(out, "      why:      %s\n", sb.buf);
+		print_indented(out, "      why:      ", "                ", sb.buf);
 	}
 	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
 		fprintf(out, "      used:     %u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)\n", t->time_ms,
@@ -227,8 +241,17 @@ static void print_problem(FILE *out, const struct palette *c, const struct probl
 	int shown = 0, passed = 0, hidden = 0, hidden_passed = 0;
 
 	fprintf(out, "%s%s%s  %s  ", c->bold, p->id, c->off, p->title);
+	if (p->nlanguages > 1)
+		fprintf(out, "(%s)  ", p->lang->display);
 	print_score(out, c, pr->score, pr->max_score);
 	fputc('\n', out);
+	if (pr->startup_output) {
+		fprintf(out, "  printed while starting (%s's top-level code): %llu byte%s\n", pr->source ? pr->source : p->source,
+			pr->startup_total, pr->startup_total == 1 ? "" : "s");
+		if (print_quoted(out, "    ", pr->startup_output, REPORT_OUTPUT_MAX, OUTPUT_LINES_SHOWN) ||
+		    pr->startup_total > strlen(pr->startup_output))
+			fprintf(out, "    %s[... not all shown]%s\n", c->dim, c->off);
+	}
 	if (pr->build_verdict != V_CORRECT) {
 		print_build_failure(out, c, pr);
 		fputc('\n', out);

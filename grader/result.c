@@ -110,6 +110,7 @@ void grade_result_release(struct grade_result *r)
 		free(pr->tests);
 		free(pr->source);
 		free(pr->build_message);
+		free(pr->startup_output);
 	}
 	free(r->problems);
 	free(r->submission);

@@ -62,6 +62,8 @@ struct problem_result {
 	char *build_message;       /* compiler output etc. when it did not build */
 	enum verdict build_verdict;/* V_CORRECT when it built */
 	unsigned compile_ms;
+	char *startup_output;      /* what the submission printed before the tests (Python: at import), or NULL */
+	unsigned long long startup_total;
 };
 
 struct grade_result {

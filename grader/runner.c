@@ -26,6 +26,8 @@ struct slot {
 	pid_t pid;
 	int ctl_fd, status_fd;
 	const char *runner;
+	const char *const *runner_argv; /* with runner: which program this zygote is */
+	const struct strbuf *filters; /* what the runner was given */
 	unsigned memory_mb;
 	uint64_t present;
 	int task;              /* index of the task in progress, or -1 */
@@ -33,6 +35,8 @@ struct slot {
 	struct strbuf out;     /* request bytes not yet written */
 	size_t out_pos;
 	struct strbuf in;      /* report bytes received */
+	char *startup;         /* what the runner printed before its hello, for its first task */
+	unsigned long long startup_total;
 	bool sandbox_failed;   /* the preinit hook said it could not install the filter */
 	long long cpu_base_ms;  /* the zygote's CPU (own + reaped children) after its last report */
 };
@@ -45,6 +49,7 @@ struct slot {
  */
 struct start_failure {
 	const char *runner;
+	const char *const *runner_argv;
 	struct run_facts facts;  /* output and error not kept */
 	bool pending;            /* a first slow start: retried once (the machine may be busy) */
 };
@@ -52,7 +57,6 @@ struct start_failure {
 struct pool {
 	int nslots;
 	struct slot slots[MAX_SLOTS];
-	const struct strbuf *filters;
 	char *workdir;
 	const char *const *hide_paths; /* borrowed: directories the runners must not see */
 	struct start_failure *failed_starts;
@@ -69,11 +73,12 @@ void run_task_release(struct run_task *t)
 	strbuf_release(&t->args);
 	free(t->facts.output);
 	free(t->facts.error);
-	t->facts.output = t->facts.error = NULL;
+	free(t->facts.detail);
+	free(t->facts.startup_output);
+	t->facts.output = t->facts.error = t->facts.detail = t->facts.startup_output = NULL;
 }
 
-struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir,
-		      const char *const *hide_paths)
+struct pool *pool_new(int slots, const char *workdir, const char *const *hide_paths)
 {
 	struct pool *pool = xcalloc(1, sizeof(*pool));
 	if (slots < 1)
@@ -81,7 +86,6 @@ struct pool *pool_new(int slots, const struct strbuf *filters, const char *workd
 	if (slots > MAX_SLOTS)
 		slots = MAX_SLOTS;
 	pool->nslots = slots;
-	pool->filters = filters;
 	pool->workdir = xstrdup(workdir);
 	pool->hide_paths = hide_paths;
 	for (int i = 0; i < slots; i++) {
@@ -109,9 +113,13 @@ static void slot_stop(struct slot *s)
 	s->ctl_fd = s->status_fd = -1;
 	s->state = SLOT_EMPTY;
 	s->runner = NULL;
+	s->runner_argv = NULL;
 	strbuf_reset(&s->out);
 	strbuf_reset(&s->in);
 	s->out_pos = 0;
+	free(s->startup);
+	s->startup = NULL;
+	s->startup_total = 0;
 }
 
 /* Kill the zygote and return how it ended (for messages), reaping it. */
@@ -131,7 +139,7 @@ static int slot_kill_status(struct slot *s)
 static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, struct strbuf *err)
 {
 	int ctl[2] = { -1, -1 }, st[2] = { -1, -1 }, flt[2] = { -1, -1 };
-	char *argv[] = { "runner", NULL };
+	char *default_argv[] = { "runner", NULL };
 	struct sandbox_spawn sp;
 	unsigned long long mem = (unsigned long long)t->zygote_memory_mb << 20;
 	int ret = -1;
@@ -141,7 +149,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 		goto cleanup;
 	}
 	/* the filter programs fit in the pipe buffer: write them before the start */
-	if (write_all(flt[1], pool->filters->buf, pool->filters->len) < 0) {
+	if (write_all(flt[1], t->filters->buf, t->filters->len) < 0) {
 		strbuf_addf(err, "cannot pass the seccomp filters: %s", strerror(errno));
 		goto cleanup;
 	}
@@ -149,7 +157,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	flt[1] = -1;
 	memset(&sp, 0, sizeof(sp));
 	sp.path = t->runner;
-	sp.argv = argv;
+	sp.argv = t->runner_argv ? (char *const *)t->runner_argv : default_argv;
 	sp.workdir = pool->workdir;
 	sp.fds[0] = sp.fds[1] = sp.fds[2] = -1;
 	sp.fds[GR_FD_CONTROL] = ctl[0];
@@ -175,6 +183,8 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	s->sandbox_failed = false;
 	s->cpu_base_ms = 0; /* the first test pays for any work done before main */
 	s->runner = t->runner;
+	s->runner_argv = t->runner_argv;
+	s->filters = t->filters;
 	s->memory_mb = t->zygote_memory_mb;
 	s->started_us = now_us();
 	s->deadline_us = s->started_us + STARTUP_MS * 1000ull;
@@ -192,6 +202,12 @@ cleanup:
 }
 
 
+/* Is (runner, argv) the program task t runs?  (The Python host runs every Python problem, by its argv.) */
+static bool same_runner(const char *runner, const char *const *argv, const struct run_task *t)
+{
+	return runner == t->runner && argv == t->runner_argv;
+}
+
 /* The task's facts are in: tell the client. */
 static void finish_task(struct pool *pool, int task, enum run_outcome outcome)
 {
@@ -207,23 +223,26 @@ static void remember_start_failure(struct pool *pool, const struct run_task *t, 
 {
 	struct start_failure *f;
 	for (size_t i = 0; i < pool->nfailed_starts; i++)
-		if (pool->failed_starts[i].runner == t->runner) {
+		if (same_runner(pool->failed_starts[i].runner, pool->failed_starts[i].runner_argv, t)) {
 			pool->failed_starts[i].pending = false;
 			return;
 		}
 	ALLOC_GROW(pool->failed_starts, pool->nfailed_starts + 1, pool->failed_starts_alloc);
 	f = &pool->failed_starts[pool->nfailed_starts++];
 	f->runner = t->runner;
+	f->runner_argv = t->runner_argv;
 	f->facts = t->facts;
 	f->facts.outcome = outcome;
-	f->facts.output = f->facts.error = NULL;
+	f->facts.output = f->facts.error = f->facts.startup_output = NULL;
+	f->facts.detail = t->facts.detail ? xstrdup(t->facts.detail) : NULL;
 	f->pending = slow;
 }
 
-static const struct start_failure *start_failure_of(const struct pool *pool, const char *runner)
+static const struct start_failure *start_failure_of(const struct pool *pool, const struct run_task *t)
 {
 	for (size_t i = 0; i < pool->nfailed_starts; i++)
-		if (pool->failed_starts[i].runner == runner && !pool->failed_starts[i].pending)
+		if (same_runner(pool->failed_starts[i].runner, pool->failed_starts[i].runner_argv, t) &&
+		    !pool->failed_starts[i].pending)
 			return &pool->failed_starts[i];
 	return NULL;
 }
@@ -385,13 +404,22 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 }
 
 
-/* Were seccomp filters handed to the runners (not the fallback)? */
-static bool pool_filtered(const struct pool *pool)
+/* Were seccomp filters handed to the slot's runner (not the fallback)? */
+static bool slot_filtered(const struct slot *s)
 {
 	uint32_t len = 0;
-	if (pool->filters->len >= sizeof(len))
-		memcpy(&len, pool->filters->buf, sizeof(len));
+	if (s->filters->len >= sizeof(len))
+		memcpy(&len, s->filters->buf, sizeof(len));
 	return len != 0;
+}
+
+/* Hand the runner's start-up output to the first task it reports on. */
+static void pass_startup(struct slot *s, struct run_task *t)
+{
+	t->facts.startup_output = s->startup;
+	t->facts.startup_total = s->startup_total;
+	s->startup = NULL;
+	s->startup_total = 0;
 }
 
 /* A report on the slot's task: its facts, with the CPU the grader counted itself. */
@@ -403,6 +431,8 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 
 	t->facts.report = *r;
 	t->facts.output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
+	t->facts.detail = r->detail_len ? xstrndup(output + r->output_kept, r->detail_len) : NULL;
+	pass_startup(s, t);
 	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
 	/* everything the runner used since its last report, its reaped case child included:
 	 * catches code before main that answers requests itself and reports a made-up time */
@@ -428,21 +458,42 @@ static void runner_forbidden(struct pool *pool, struct slot *s, int syscall_nr)
 	finish_task(pool, task, RUN_FORBIDDEN_RUNNER);
 }
 
-/* A hello: check from outside that the filter is really in place (code before main could define prctl()). */
-static int take_hello(struct pool *pool, struct slot *s)
+/* The runner's start failed for good: its task (and every later one of this runner) gets these facts. */
+static void start_failed(struct pool *pool, struct slot *s, enum run_outcome outcome)
 {
-	struct gr_hello h;
-	memcpy(&h, s->in.buf, sizeof(h));
-	if (pool_filtered(pool) && proc_seccomp_mode(s->pid) != 2) {
-		int task = s->task;
-		pool->tasks[task].facts.starting = true;
-		slot_kill_status(s);
-		remember_start_failure(pool, &pool->tasks[task], RUN_UNFILTERED, false);
-		s->task = -1;
-		finish_task(pool, task, RUN_UNFILTERED);
+	int task = s->task;
+	pool->tasks[task].facts.starting = true;
+	slot_kill_status(s);
+	remember_start_failure(pool, &pool->tasks[task], outcome, false);
+	s->task = -1;
+	finish_task(pool, task, outcome);
+}
+
+/*
+ * A hello (complete, with its start-up output and detail): check from
+ * outside that the filter is really in place (code before main could define
+ * prctl()), and whether loading the submission failed.  0, or -1 when the
+ * slot's task was finished here.
+ */
+static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *h)
+{
+	const char *payload = s->in.buf + sizeof(*h);
+	if (slot_filtered(s) && proc_seccomp_mode(s->pid) != 2) {
+		start_failed(pool, s, RUN_UNFILTERED);
 		return -1;
 	}
-	s->present = h.present;
+	if (h->load_kind != GR_LOAD_OK) {
+		struct run_task *t = &pool->tasks[s->task];
+		t->facts.load_kind = h->load_kind;
+		t->facts.detail = xstrndup(payload + h->startup_len, h->detail_len);
+		t->facts.startup_output = h->startup_len ? xstrndup(payload, h->startup_len) : NULL;
+		t->facts.startup_total = h->startup_total;
+		start_failed(pool, s, RUN_LOAD_FAILED);
+		return -1;
+	}
+	s->startup = h->startup_len ? xstrndup(payload, h->startup_len) : NULL;
+	s->startup_total = h->startup_total;
+	s->present = h->present;
 	s->state = SLOT_READY;
 	s->cpu_base_ms = 0; /* the first test pays for any work done before main */
 	return 0;
@@ -494,11 +545,19 @@ static int slot_input(struct pool *pool, struct slot *s)
 			return -1;
 		}
 		if (s->state == SLOT_STARTING && magic == GR_MAGIC_HELLO) {
-			if (s->in.len < sizeof(struct gr_hello))
+			struct gr_hello h;
+			size_t size;
+			if (s->in.len < sizeof(h))
 				return eof ? -1 : 0;
-			if (take_hello(pool, s) < 0)
+			memcpy(&h, s->in.buf, sizeof(h));
+			if (h.startup_len > GR_OUTPUT_KEEP || h.detail_len > GR_DETAIL_MAX)
+				return -2;
+			size = sizeof(h) + h.startup_len + h.detail_len;
+			if (s->in.len < size)
+				return eof ? -1 : 0;
+			if (take_hello(pool, s, &h) < 0)
 				return -3;
-			consume(s, sizeof(struct gr_hello));
+			consume(s, size);
 			continue;
 		}
 		if (magic != GR_MAGIC_FORBID && !(s->state == SLOT_RUNNING && magic == GR_MAGIC_REPORT))
@@ -511,12 +570,12 @@ static int slot_input(struct pool *pool, struct slot *s)
 				runner_forbidden(pool, s, r.syscall_nr);
 			return -3;
 		}
-		if (r.output_kept > GR_OUTPUT_KEEP || r.case_id != (uint32_t)s->task)
+		if (r.output_kept > GR_OUTPUT_KEEP || r.detail_len > GR_DETAIL_MAX || r.case_id != (uint32_t)s->task)
 			return -2;
-		if (s->in.len < sizeof(r) + r.output_kept)
+		if (s->in.len < sizeof(r) + r.output_kept + r.detail_len)
 			return eof ? -1 : 0;
 		take_report(pool, s, &r, s->in.buf + sizeof(r));
-		consume(s, sizeof(r) + r.output_kept);
+		consume(s, sizeof(r) + r.output_kept + r.detail_len);
 	}
 }
 
@@ -553,14 +612,15 @@ static bool fill_slot(struct pool *pool, struct slot *s)
 		}
 		pool->in_flight++;
 		t = &pool->tasks[task];
-		failed = start_failure_of(pool, t->runner);
+		failed = start_failure_of(pool, t);
 		if (failed) {
 			t->facts = failed->facts;
+			t->facts.detail = failed->facts.detail ? xstrdup(failed->facts.detail) : NULL;
 			t->facts.repeated = true;
 			finish_task(pool, task, failed->facts.outcome);
 			continue;
 		}
-		if (s->state != SLOT_EMPTY && (s->runner != t->runner || s->memory_mb != t->zygote_memory_mb))
+		if (s->state != SLOT_EMPTY && (!same_runner(s->runner, s->runner_argv, t) || s->memory_mb != t->zygote_memory_mb))
 			slot_stop(s);
 		if (s->state == SLOT_EMPTY && slot_start(pool, s, t, &err) < 0) {
 			t->facts.error = strbuf_detach(&err);
@@ -726,6 +786,8 @@ void pool_free(struct pool *pool)
 		strbuf_release(&pool->slots[k].out);
 		strbuf_release(&pool->slots[k].in);
 	}
+	for (size_t i = 0; i < pool->nfailed_starts; i++)
+		free(pool->failed_starts[i].facts.detail);
 	free(pool->failed_starts);
 	free(pool->workdir);
 	free(pool);

@@ -33,9 +33,9 @@
  * forged by code that runs before main.
  *
  * Ownership: the pool owns the zygotes; pool_free() kills any left.  The
- * pool keeps a pointer to the filter bytes and the hidden paths given to
- * pool_new(): they must outlive it.  Tasks are the caller's; a task's
- * outputs (facts.output) are freed by run_task_release().
+ * pool keeps a pointer to the hidden paths given to pool_new(): they must
+ * outlive it.  Tasks are the caller's; a task's
+ * outputs (the strings in its facts) are freed by run_task_release().
  */
 #ifndef GRADER_RUNNER_H
 #define GRADER_RUNNER_H
@@ -57,6 +57,7 @@ enum run_outcome {
 	RUN_PROTOCOL,         /* something wrote on the grader's channel that is not our protocol */
 	RUN_FORBIDDEN_RUNNER, /* the zygote itself (a constructor, or what it started) made a forbidden call */
 	RUN_UNFILTERED,       /* the runner said hello without the seccomp filter in place */
+	RUN_LOAD_FAILED,      /* loading the submission before the tests failed (facts.load_kind, detail) */
 	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
 	RUN_STOPPED,          /* the pool stopped before the test ran (interrupted) */
 };
@@ -67,6 +68,10 @@ struct run_facts {
 	bool repeated;           /* an earlier start of this runner failed so; not started again */
 	struct gr_report report; /* RUN_REPORTED */
 	char *output;            /* captured output (at most GR_OUTPUT_KEEP bytes), or NULL */
+	char *detail;            /* RUN_REPORTED: what the call gave besides a value; RUN_LOAD_FAILED: why */
+	unsigned load_kind;      /* RUN_LOAD_FAILED: enum gr_load_kind */
+	char *startup_output;    /* what the runner printed before its first test (the first task it ran) */
+	unsigned long long startup_total;
 	long long grader_cpu_ms; /* the zygote's CPU during the test by /proc; -1 unknown */
 	unsigned wall_ms;        /* from request to report (or to the kill) */
 	bool child_known;        /* RUN_WALL_TIMEOUT: the case child's state was read */
@@ -81,6 +86,8 @@ struct run_facts {
 struct run_task {
 	/* in */
 	const char *runner;     /* runner program path */
+	const char *const *runner_argv; /* its argv (NULL: just "runner") */
+	const struct strbuf *filters;   /* the seccomp programs for GR_FD_FILTER (sandbox_filters) */
 	int function;           /* index into the problem's functions */
 	struct strbuf args;     /* encoded arguments (value_encode) */
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;
@@ -107,13 +114,12 @@ struct pool_client {
 struct pool;
 
 /*
- * filters: the bytes for GR_FD_FILTER (sandbox_filters); workdir: the empty
- * cwd (copied); hide_paths: NULL-terminated directories hidden from the
- * runners (where mount namespaces work).  filters and hide_paths are
- * borrowed for the pool's lifetime.
+ * workdir: the empty cwd (copied); hide_paths: NULL-terminated directories
+ * hidden from the runners (where mount namespaces work), borrowed for the
+ * pool's lifetime.  Each task names its runner, its argv and its seccomp
+ * programs, which must outlive the pool_run that runs it.
  */
-struct pool *pool_new(int slots, const struct strbuf *filters, const char *workdir,
-		      const char *const *hide_paths);
+struct pool *pool_new(int slots, const char *workdir, const char *const *hide_paths);
 
 /*
  * Run the tasks client->next() hands out, on all slots, until it has none

@@ -521,39 +521,67 @@ static int add_signal_rules(scmp_filter_ctx ctx, bool zygote)
 				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ? -1 : 0;
 }
 
-static int build_filter(struct strbuf *out, bool zygote, struct strbuf *err)
-{
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
-	int fd = -1, ret = -1;
-	uint32_t len;
-	off_t size;
+/* Path-based system calls: what a runner never needs once its filter is in place. */
+static const int path_calls[] = {
+	SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(access),
+	SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(statx),
+	SCMP_SYS(getcwd),
+};
 
-	if (!ctx) {
-		strbuf_addstr(err, "seccomp_init failed");
+/*
+ * The Python interpreter looks things up now and then (a source line for a
+ * traceback, a locale file): such lookups fail with EACCES, which it
+ * handles, instead of killing the test.  Its audit hook (runtime/pyhost.c)
+ * reports the program's own attempts as forbidden; C programs trap on the
+ * first one.
+ */
+static int add_path_rules(scmp_filter_ctx ctx, enum filter_flavour flavour)
+{
+	uint32_t action = flavour == FILTER_PYTHON ? SCMP_ACT_ERRNO(EACCES) : SCMP_ACT_TRAP;
+	if (flavour != FILTER_PYTHON)
+		return 0; /* the default action (trap) */
+	for (size_t i = 0; i < sizeof(path_calls) / sizeof(path_calls[0]); i++)
+		if (seccomp_rule_add(ctx, action, path_calls[i], 0) < 0)
+			return -1;
+	/* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH), allowed below; any other use fails */
+	return seccomp_rule_add(ctx, action, SCMP_SYS(newfstatat), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
+}
+
+/*
+ * What starting processes may look like: in the zygote, fork - no new
+ * namespaces (a constructor would be root in a user namespace of its own)
+ * and no threads (a thread of the zygote would run beside the tests, and
+ * make fork() unsafe for the Python host); in a case child, nothing.
+ */
+static int add_process_rules(scmp_filter_ctx ctx, bool zygote)
+{
+	if (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+				       SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEW_FLAGS | CLONE_THREAD | CLONE_VM, 0)) < 0)
 		return -1;
-	}
-	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
-	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
-	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
-	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
-	    /* fork, not new namespaces: a constructor would be root in a user namespace of its own */
-	    (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
-					SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEW_FLAGS, 0)) < 0) ||
-	    /* glibc tries clone3 first and falls back to clone on ENOSYS */
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0) < 0 ||
-	    /* isatty() on stdout: "not a terminal" rather than a violation */
-	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
-	    /* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH): no path lookups */
+	/* glibc tries clone3 first and falls back to clone on ENOSYS */
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+}
+
+static int add_fixed_rules(scmp_filter_ctx ctx)
+{
+	/* isatty() on stdout: "not a terminal" rather than a violation */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
+	    /* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH) */
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
 			     SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)) < 0 ||
 	    /* signal handlers, but never for SIGSYS: that one reports violations */
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1,
-			     SCMP_A0(SCMP_CMP_NE, SIGSYS)) < 0 ||
-	    add_signal_rules(ctx, zygote) < 0) {
-		strbuf_addstr(err, "cannot build the seccomp filter");
-		goto cleanup;
-	}
-	fd = memfd_create("grader-filter", MFD_CLOEXEC);
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1, SCMP_A0(SCMP_CMP_NE, SIGSYS)) < 0)
+		return -1;
+	return 0;
+}
+
+/* Append the program, as "u32 length, bytes", to out. */
+static int export_filter(scmp_filter_ctx ctx, struct strbuf *out, struct strbuf *err)
+{
+	int fd = memfd_create("grader-filter", MFD_CLOEXEC), ret = -1;
+	uint32_t len;
+	off_t size;
+
 	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0) {
 		strbuf_addf(err, "cannot export the seccomp filter: %s", strerror(errno));
 		goto cleanup;
@@ -576,18 +604,42 @@ static int build_filter(struct strbuf *out, bool zygote, struct strbuf *err)
 cleanup:
 	if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zygote, struct strbuf *err)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+	int ret = -1;
+
+	if (!ctx) {
+		strbuf_addstr(err, "seccomp_init failed");
+		return -1;
+	}
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
+	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
+	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
+	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx) < 0 || add_path_rules(ctx, flavour) < 0 ||
+	    add_signal_rules(ctx, zygote) < 0) {
+		strbuf_addstr(err, "cannot build the seccomp filter");
+		goto cleanup;
+	}
+	ret = export_filter(ctx, out, err);
+cleanup:
 	seccomp_release(ctx);
 	return ret;
 }
 #endif
 
-int sandbox_filters(struct strbuf *out, struct strbuf *err)
+int sandbox_filters(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err)
 {
 	uint32_t zero = 0;
 #ifdef HAVE_SECCOMP
 	if (sandbox_probe()->seccomp)
-		return build_filter(out, true, err) < 0 || build_filter(out, false, err) < 0 ? -1 : 0;
+		return build_filter(out, flavour, true, err) < 0 || build_filter(out, flavour, false, err) < 0 ? -1 : 0;
 #else
+	(void)flavour;
 	(void)err;
 #endif
 	strbuf_add(out, &zero, sizeof(zero));

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "language.h"
 #include "util.h"
 
 /*
@@ -109,7 +110,7 @@ void sandbox_kill(pid_t pid);
  * format runtime.c reads from GR_FD_FILTER: u32 len, bytes, u32 len, bytes.
  * Without seccomp support writes two zero lengths.  Returns 0 or -1.
  */
-int sandbox_filters(struct strbuf *out, struct strbuf *err);
+int sandbox_filters(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err);
 
 /* Name of a system call of this architecture, or "system call N". Static storage. */
 const char *sandbox_syscall_name(int nr);

@@ -21,8 +21,9 @@ void stub_generate(struct strbuf *sb, const struct problem *p)
 		strbuf_addstr(sb, "extern ");
 		signature_format(sb, sig);
 		strbuf_addstr(sb, " __attribute__((weak));\n");
-		strbuf_addf(sb, "static long long gr_call_%d(const struct gr_arg *a)\n{\n\t(void)a;\n", i);
-		strbuf_addf(sb, "\treturn (long long)%s(", sig->name);
+		strbuf_addf(sb, "static void gr_call_%d(const struct gr_function *self, const struct gr_arg *a, "
+			    "struct gr_result *res)\n{\n\t(void)self;\n\t(void)a;\n", i);
+		strbuf_addf(sb, "\tres->value = (long long)%s(", sig->name);
 		for (int k = 0; k < sig->nparams; k++) {
 			const struct param *prm = &sig->params[k];
 			if (k)
@@ -34,14 +35,17 @@ void stub_generate(struct strbuf *sb, const struct problem *p)
 			else
 				strbuf_addf(sb, "(%s)a[%d].i", signature_ctype(prm->type, false), in++);
 		}
-		strbuf_addstr(sb, ");\n}\n\n");
+		strbuf_addstr(sb, ");\n\tres->kind = GR_VALUE_OK;\n}\n\n");
 	}
-	strbuf_addstr(sb, "struct gr_function gr_functions[] = {\n");
+	strbuf_addstr(sb, "static struct gr_function gr_functions[] = {\n");
 	for (int i = 0; i < p->nfuncs; i++)
-		strbuf_addf(sb, "\t{ \"%s\", gr_call_%d, 0, %d },\n", p->funcs[i].name, i, p->funcs[i].ninputs);
-	strbuf_addf(sb, "};\nconst int gr_nfunctions = %d;\n\n", p->nfuncs);
-	strbuf_addstr(sb, "void gr_stub_init(void)\n{\n");
+		strbuf_addf(sb, "\t{ \"%s\", gr_call_%d, 0, %d, %d },\n", p->funcs[i].name, i, p->funcs[i].ninputs, i);
+	strbuf_addstr(sb, "};\n\n");
+	strbuf_addstr(sb, "int gr_stub_init(int argc, char **argv, struct gr_function **functions, int *nfunctions, "
+		      "struct gr_load *load)\n{\n\t(void)argc;\n\t(void)argv;\n\t(void)load;\n");
 	for (int i = 0; i < p->nfuncs; i++)
 		strbuf_addf(sb, "\tgr_functions[%d].present = %s != NULL;\n", i, p->funcs[i].name);
-	strbuf_addstr(sb, "}\n");
+	strbuf_addf(sb, "\t*functions = gr_functions;\n\t*nfunctions = %d;\n\treturn 0;\n}\n\n", p->nfuncs);
+	strbuf_addstr(sb, "/* C: the code before the tests (constructors) ran before main */\n"
+		      "void gr_stub_load(struct gr_load *load)\n{\n\t(void)load;\n}\n");
 }

@@ -196,6 +196,45 @@ int read_file(struct strbuf *sb, const char *path)
 	return 0;
 }
 
+void strvec_push(struct strvec *sv, const char *s)
+{
+	ALLOC_GROW(sv->v, sv->n + 2, sv->alloc);
+	sv->v[sv->n++] = xstrdup(s);
+	sv->v[sv->n] = NULL;
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ALLOC_GROW(sv->v, sv->n + 2, sv->alloc);
+	sv->v[sv->n++] = strbuf_detach(&sb);
+	sv->v[sv->n] = NULL;
+}
+
+char **strvec_detach(struct strvec *sv)
+{
+	char **v = sv->v;
+	sv->v = NULL;
+	sv->n = sv->alloc = 0;
+	return v;
+}
+
+void strvec_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	strvec_free(strvec_detach(sv));
+}
+
 int write_all(int fd, const void *data, size_t len)
 {
 	return gr_write_full(fd, data, len);

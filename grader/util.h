@@ -65,6 +65,24 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 char *strbuf_detach(struct strbuf *sb);
 
+/*
+ * A NULL-terminated array of strings it owns (argv for a command), git's
+ * strvec: v is NULL while empty, else always NULL-terminated.
+ * strvec_detach() hands v over (free each string, then v); strvec_clear()
+ * frees everything.
+ */
+struct strvec {
+	char **v;
+	size_t n, alloc;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char **strvec_detach(struct strvec *sv);
+void strvec_clear(struct strvec *sv);
+/* Free a detached vector. */
+void strvec_free(char **v);
+
 /* Read a whole file into sb (appending).  Returns 0, or -1 with errno set. */
 int read_file(struct strbuf *sb, const char *path);
 /* Write data to path atomically (temporary file in the same directory, fsync, rename). */

@@ -104,6 +104,91 @@ static void judge_signal(struct judgement *j, const struct run_task *t, int sig)
 		decide(j, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
 }
 
+static const char *return_words(enum value_type ret)
+{
+	return ret == VT_BOOL ? "a bool (True or False)" : "an int";
+}
+
+/*
+ * What a call gave back, when it gave back something (a Python function may
+ * return another type, raise, exit or try something forbidden).  detail:
+ * what the language part said about it.  Returns true when the value is an
+ * answer to compare.
+ */
+static bool judge_value(struct judgement *j, const struct run_task *t, const struct signature *sig)
+{
+	const struct gr_report *r = &t->facts.report;
+	const char *detail = t->facts.detail ? t->facts.detail : "";
+
+	switch ((enum gr_value_kind)r->value_kind) {
+	case GR_VALUE_OK:
+		if (sig->ret == VT_BOOL && r->answer != 0 && r->answer != 1)
+			decide(j, V_WRONG_ANSWER, xasprintf("returned %lld, expected %s", (long long)r->answer,
+							    return_words(sig->ret)));
+		else if (!value_fits(sig->ret, r->answer))
+			decide(j, V_WRONG_ANSWER, xasprintf("returned %lld, outside the range of %s", (long long)r->answer,
+							    value_type_name(sig->ret)));
+		else
+			return true;
+		return false;
+	case GR_VALUE_NONE:
+		decide(j, V_WRONG_ANSWER, xasprintf("returned None, expected %s: a missing return?", return_words(sig->ret)));
+		return false;
+	case GR_VALUE_TYPE:
+		decide(j, V_WRONG_ANSWER, xasprintf("returned a '%s', expected %s", detail, return_words(sig->ret)));
+		return false;
+	case GR_VALUE_RANGE:
+		decide(j, V_WRONG_ANSWER, xasprintf("returned %s, outside the range of %s", detail, value_type_name(sig->ret)));
+		return false;
+	case GR_VALUE_RECURSION:
+		decide(j, V_RUN_ERROR, xasprintf("%s\nThe recursion went about %lld calls deep, past Python's recursion "
+						 "limit: raise it with sys.setrecursionlimit(...) (deep recursion then needs "
+						 "memory), or compute the values with a loop and a table", detail,
+						 (long long)r->answer));
+		return false;
+	case GR_VALUE_MEMORY:
+		decide(j, V_MEMORY_LIMIT, xasprintf("MemoryError: the memory limit is %u MiB", t->memory_mb));
+		return false;
+	case GR_VALUE_EXIT:
+		decide(j, V_NO_OUTPUT, xasprintf("%s called sys.exit() before returning an answer: return the answer "
+						 "instead", sig->name));
+		return false;
+	case GR_VALUE_FORBIDDEN:
+		decide(j, V_FORBIDDEN, xasprintf("your code tried %s, which is not allowed while grading (no files, "
+						 "processes, signals or network)", detail));
+		return false;
+	case GR_VALUE_EXCEPTION:
+	default:
+		decide(j, V_RUN_ERROR, xstrdup(*detail ? detail : "an exception"));
+		return false;
+	}
+}
+
+/* Loading the submission before the tests failed (Python: importing the module). */
+static void judge_load(struct judgement *j, const struct run_facts *f)
+{
+	const char *detail = f->detail ? f->detail : "";
+	switch ((enum gr_load_kind)f->load_kind) {
+	case GR_LOAD_FORBIDDEN:
+		decide(j, V_FORBIDDEN, xasprintf("while importing your module, it tried %s, which is not allowed while "
+						 "grading (no files, processes, signals or network)", detail));
+		break;
+	case GR_LOAD_EXIT:
+		decide(j, V_RUN_ERROR, xstrdup("your module called sys.exit() while importing (in its top-level code): "
+					       "no test could run"));
+		break;
+	case GR_LOAD_HOST:
+		decide(j, V_JUDGE_ERROR, xasprintf("the language runtime could not start: %s", detail));
+		break;
+	case GR_LOAD_EXCEPTION:
+	case GR_LOAD_OK:
+	default:
+		decide(j, V_RUN_ERROR, xasprintf("an exception while importing your module (in its top-level code), so "
+						 "no test could run:\n%s", detail));
+		break;
+	}
+}
+
 /*
  * A report from the runner.  The runner holds the submission's code: what it
  * says about itself is the submission's doing (a constructor can forge
@@ -135,9 +220,9 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 		decide(j, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed for this test"));
 	else if (!(r->flags & GR_ANSWERED))
 		decide(j, V_NO_OUTPUT, xasprintf("%s ended the program (exit code %d) before returning an answer: "
-						 "do not call exit() or close file descriptors", sig->name,
+						 "do not call exit() (sys.exit, os._exit) or close file descriptors", sig->name,
 						 WIFEXITED(r->wait_status) ? WEXITSTATUS(r->wait_status) : -1));
-	else {
+	else if (judge_value(j, t, sig)) {
 		j->answered = true;
 		j->answer = r->answer;
 		decide(j, V_CORRECT, NULL);
@@ -201,6 +286,9 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 						 f->starting ? "while starting (before main: a constructor?)"
 							     : "outside the test (in a process a constructor started?)"));
 		break;
+	case RUN_LOAD_FAILED:
+		judge_load(j, f);
+		break;
 	case RUN_UNFILTERED:
 		decide(j, V_FORBIDDEN, xstrdup("your program switched the sandbox off before main (it defines "
 					       "functions the runner needs, such as prctl or syscall)"));
@@ -227,8 +315,9 @@ void verdict_of_run(struct judgement *j, const struct run_task *t, const struct 
 	}
 }
 
-void verdict_compare(struct judgement *j, const struct signature *sig, bool has_expected, long long expected)
+void verdict_compare(struct judgement *j, const struct problem *p, int func, bool has_expected, long long expected)
 {
+	const struct signature *sig = &p->funcs[func];
 	struct strbuf m = STRBUF_INIT;
 	if (!j->answered)
 		return;
@@ -239,9 +328,9 @@ void verdict_compare(struct judgement *j, const struct signature *sig, bool has_
 	if (value_answer_equal(sig->ret, expected, j->answer))
 		return;
 	strbuf_addstr(&m, "returned ");
-	answer_format(&m, sig->ret, j->answer);
+	problem_format_answer(&m, p, func, j->answer);
 	strbuf_addstr(&m, ", expected ");
-	answer_format(&m, sig->ret, expected);
+	problem_format_answer(&m, p, func, expected);
 	decide(j, V_WRONG_ANSWER, strbuf_detach(&m));
 }
 
@@ -287,8 +376,15 @@ enum build_status verdict_of_build(const struct build_facts *f, char **message)
 
 	*message = NULL;
 	if (f->missing) {
-		*message = xasprintf("no file '%s' in your submission", f->source);
+		*message = f->source[0] == '\''
+			   ? xasprintf("no file %s in your submission", f->source)
+			   : xasprintf("no file '%s' in your submission", f->source);
 		return BUILD_MISSING_FILE;
+	}
+	if (f->conflict) {
+		*message = xasprintf("your submission has %s for the same problem: keep only the one in the language "
+				     "you want graded (the grader does not choose)", f->conflict);
+		return BUILD_COMPILE_ERROR;
 	}
 	if (f->copy_error) {
 		*message = xasprintf("'%s': %s", f->source, f->copy_error);

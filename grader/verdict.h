@@ -22,6 +22,7 @@
 
 #include "result.h"
 #include "runner.h"
+#include "problem.h"
 #include "signature.h"
 
 struct judgement {
@@ -47,7 +48,7 @@ void verdict_of_run(struct judgement *j, const struct run_task *t, const struct 
  * "returned X, expected Y", or judge-error when there is no expected value
  * (the reference failed on this test).
  */
-void verdict_compare(struct judgement *j, const struct signature *sig, bool has_expected, long long expected);
+void verdict_compare(struct judgement *j, const struct problem *p, int func, bool has_expected, long long expected);
 
 /* ---- builds ---- */
 
@@ -62,7 +63,8 @@ enum build_status {
 
 /* What one compilation of a submission's file did (build.c measures, verdict_of_build decides). */
 struct build_facts {
-	bool missing;                /* no such file in the submission (source: the name looked for) */
+	bool missing;                /* no such file in the submission (source: the names looked for, quoted) */
+	const char *conflict;        /* files for several languages of one problem ("'p1.c' and 'p1.py'") */
 	const char *source;          /* the file as found in the submission */
 	const char *copy_error;      /* the file could not be taken (a link, not a regular file, too big) */
 	bool interrupted;            /* Ctrl-C while compiling */

@@ -4,7 +4,7 @@
 # prints the exact command and fails.  Usage: tools/deps.sh [test]
 set -eu
 
-need="libyaml-dev:yaml-0.1 libjansson-dev:jansson libseccomp-dev:libseccomp libarchive-dev:libarchive libxml2-dev:libxml-2.0 nettle-dev:nettle"
+need="libyaml-dev:yaml-0.1 libjansson-dev:jansson libseccomp-dev:libseccomp libarchive-dev:libarchive libxml2-dev:libxml-2.0 nettle-dev:nettle libpython3-dev:python3-embed"
 if [ "${1:-}" = test ]; then
 	need="$need libcmocka-dev:cmocka"
 fi

@@ -9,7 +9,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
 	gcc libc6-dev make pkg-config ca-certificates \
-	libyaml-dev libjansson-dev libseccomp-dev libarchive-dev libxml2-dev nettle-dev
+	libyaml-dev libjansson-dev libseccomp-dev libarchive-dev libxml2-dev nettle-dev libpython3-dev
 cd /autograder/source
 make
 # checks the problem files against the reference and fills the cache

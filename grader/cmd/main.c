@@ -76,6 +76,49 @@ cleanup:
 	return ret;
 }
 
+/* "P3_CanWin(n)", "f(L)": the call in a language without C types (an array and its length are one list). */
+static void call_shape(struct strbuf *sb, const struct problem *q, int f)
+{
+	const struct signature *sig = &q->funcs[f];
+	int n = 0;
+	strbuf_addf(sb, "%s(", problem_call_name(q, f));
+	for (int k = 0; k < sig->nparams; k++)
+		if (!sig->params[k].is_length)
+			strbuf_addf(sb, "%s%s", n++ ? ", " : "", sig->params[k].name);
+	strbuf_addch(sb, ')');
+}
+
+/* `list`: one problem's languages, files and the functions a test calls in each. */
+static void list_languages(const struct problem *p)
+{
+	for (int v = 0; v < problem_nvariants(p); v++) {
+		const struct problem *q = problem_variant((struct problem *)p, v);
+		printf("    %-14s %s:", q->lang->display, q->source);
+		for (int f = 0; f < q->nfuncs; f++) {
+			struct strbuf sb = STRBUF_INIT;
+			if (q->lang == p->lang)
+				signature_format(&sb, &q->funcs[f]);
+			else
+				call_shape(&sb, q, f);
+			printf("%s %s", f ? "," : "", sb.buf);
+			strbuf_release(&sb);
+		}
+		putchar('\n');
+	}
+}
+
+static void list_group(const struct group *gr)
+{
+	printf("    group %-14s %-6s %-14s %4d tests  %g point%s%s  cpu ", gr->name, visibility_name(gr->visibility),
+	       scoring_name(gr->scoring), gr->ncases, gr->points, gr->points == 1 ? "" : "s",
+	       gr->scoring == SCORE_SUM ? " each" : "");
+	if (gr->limits.cpu_factor)
+		printf("%gx reference (at least %u ms)", gr->limits.cpu_factor, gr->limits.cpu_floor_ms);
+	else
+		printf("%u ms", gr->limits.cpu_ms);
+	printf(", memory %u MiB\n", gr->limits.memory_mb);
+}
+
 static int cmd_list(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
@@ -90,17 +133,10 @@ static int cmd_list(struct cli *cli)
 			printf("    %s\n", sb.buf);
 			strbuf_release(&sb);
 		}
-		for (int g = 0; g < p->ngroups; g++) {
-			const struct group *gr = &p->groups[g];
-			printf("    group %-14s %-6s %-14s %4d tests  %g point%s%s  cpu ", gr->name,
-			       visibility_name(gr->visibility), scoring_name(gr->scoring), gr->ncases, gr->points,
-			       gr->points == 1 ? "" : "s", gr->scoring == SCORE_SUM ? " each" : "");
-			if (gr->limits.cpu_factor)
-				printf("%gx reference (at least %u ms)", gr->limits.cpu_factor, gr->limits.cpu_floor_ms);
-			else
-				printf("%u ms", gr->limits.cpu_ms);
-			printf(", memory %u MiB\n", gr->limits.memory_mb);
-		}
+		if (problem_nvariants(p) > 1)
+			list_languages(p);
+		for (int g = 0; g < p->ngroups; g++)
+			list_group(&p->groups[g]);
 	}
 	problem_set_release(&set);
 	return fflush(stdout) ? GRADER_EXIT_INTERNAL : GRADER_EXIT_OK;

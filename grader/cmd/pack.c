@@ -61,7 +61,7 @@ int cmd_pack(struct cli *cli)
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
 		goto cleanup;
 	}
-	for (int i = 0; i < e.nproblems; i++) {
+	for (int i = 0; i < e.nids; i++) {
 		int rc = pack_problem(&e, i, dir, &err);
 		if (rc < 0) {
 			error("pack: %s", err.buf);

@@ -1,16 +1,20 @@
 /*
- * selftest.c - `grader selftest`: is the problem set sound?
- *   1. the reference, graded like any submission, gets full marks
- *      (this also checks every explicit `expected:` against it);
+ * cmd/selftest.c - `grader selftest`: is the problem set sound?
+ *   1. every language's reference, graded like any submission, gets full
+ *      marks (reference/ for C, reference/python/ for Python; this also
+ *      checks every explicit `expected:` against it);
  *   2. every explicit `expected:` agrees with the reference's own answer;
- *   3. a problem with `equivalent_to: Q` has a reference that agrees with
- *      Q's reference on all of Q's cases (p4_dp against p4).
+ *   3. the languages agree: the first language's reference (C) is graded on
+ *      every other language's variant of the problem - its cases, the
+ *      answers of that language's reference - and must get full marks;
+ *   4. a problem with `equivalent_to: Q` has a reference that agrees with
+ *      Q's reference on all of Q's cases, in every language (p4_dp and p4).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "reference.h"
 #include "cli.h"
+#include "reference.h"
 #include "sandbox.h"
 
 static int check_expected(const struct engine *e)
@@ -23,11 +27,11 @@ static int check_expected(const struct engine *e)
 			if (!tc->has_expected)
 				continue;
 			if (!e->ref[i].have[k]) {
-				printf("FAIL %s: the reference gave no answer for '%s'\n", p->id, tc->name);
+				printf("FAIL %s (%s): the reference gave no answer for '%s'\n", p->id, p->lang->name, tc->name);
 				bad++;
 			} else if (e->ref[i].answer[k] != tc->expected) {
-				printf("FAIL %s:%d: '%s' expects %lld but the reference returns %lld\n", p->path, tc->line,
-				       tc->name, tc->expected, e->ref[i].answer[k]);
+				printf("FAIL %s:%d: '%s' expects %lld but the %s reference returns %lld\n", p->path, tc->line,
+				       tc->name, tc->expected, p->lang->name, e->ref[i].answer[k]);
 				bad++;
 			}
 		}
@@ -35,29 +39,45 @@ static int check_expected(const struct engine *e)
 	return bad;
 }
 
-/* Grade the reference of p (e.g. p4_dp) on the cases of q (p4), expecting q's answers. */
-static int check_equivalent(struct cli *cli, struct engine *e, int pi)
+/* Print the failing tests of a problem result (at most 5). */
+static void show_failures(const struct problem_result *pr, const char *what)
 {
-	const struct problem *p = e->problems[pi];
+	int shown = 0;
+	for (int k = 0; k < pr->ntests && shown < 5; k++)
+		if (pr->tests[k].verdict != V_CORRECT) {
+			shown++;
+			printf("       %s%s: %s%s%s\n", what, pr->tests[k].tc->name, verdict_name(pr->tests[k].verdict),
+			       pr->tests[k].message ? ": " : "", pr->tests[k].message ? pr->tests[k].message : "");
+		}
+	if (pr->build_message)
+		printf("       %s\n", pr->build_message);
+}
+
+/*
+ * Grade code_from's reference (its language's reference directory, its
+ * file) on the cases of `cases`, expecting `answers` (the answers of
+ * cases's own reference).  0 when they agree on every test.
+ */
+static int check_agreement(struct cli *cli, const struct engine *e, const struct problem *cases,
+			   struct reference_answers *answers, const struct problem *code_from)
+{
 	struct problem_set one = PROBLEM_SET_INIT;
-	struct problem view;
+	struct problem view = *cases;
 	struct engine e2;
 	struct engine_options opts;
 	struct grade_result r;
 	struct strbuf err = STRBUF_INIT;
+	char *dir = reference_dir(e, code_from->lang);
 	bool usage;
-	int qi = -1, bad = 0;
+	int bad = 0;
 
-	for (int i = 0; i < e->nproblems; i++)
-		if (!strcmp(e->problems[i]->id, p->equivalent_to))
-			qi = i;
-	if (qi < 0) {
-		printf("skip %s: equivalent_to '%s' is not selected (--only)\n", p->id, p->equivalent_to);
-		return 0;
-	}
-	/* a view of q whose source is p's file: q's cases, answered by p's reference */
-	view = *e->problems[qi];
-	view.source = p->source;
+	/* cases's tests and answers, run by code_from's reference */
+	view.lang = code_from->lang;
+	view.source = code_from->source;
+	view.calls = code_from->calls;
+	view.variants = NULL;
+	view.nvariants = 0;
+	view.nlanguages = 1;
 	one.problems = &view;
 	one.nproblems = 1;
 	one.dir = e->opts.set->dir;
@@ -65,31 +85,98 @@ static int check_equivalent(struct cli *cli, struct engine *e, int pi)
 	opts.only = NULL;
 	opts.log = NULL;
 	if (engine_init(&e2, &opts, &err, &usage) < 0) {
-		printf("FAIL %s: %s\n", p->id, err.buf);
+		printf("FAIL %s: %s\n", code_from->id, err.buf);
 		bad = 1;
 		goto cleanup;
 	}
-	reference_lend(&e2, &e->ref[qi]);
-	if (engine_grade(&e2, e->opts.reference_dir, &r, &err) < 0) {
-		printf("FAIL %s: %s\n", p->id, err.buf);
+	reference_lend(&e2, answers);
+	if (engine_grade(&e2, dir, &r, &err) < 0) {
+		printf("FAIL %s: %s\n", code_from->id, err.buf);
 		bad = 1;
 	} else {
-		int wrong = grade_result_failures(&r);
-		if (wrong) {
-			for (int k = 0; k < r.problems[0].ntests; k++) {
-				const struct test_result *t = &r.problems[0].tests[k];
-				if (t->verdict != V_CORRECT && bad++ < 5)
-					printf("FAIL %s disagrees with %s on '%s': %s\n", p->id, view.id, t->tc->name,
-					       t->message ? t->message : verdict_name(t->verdict));
-			}
+		bad = grade_result_failures(&r) != 0;
+		if (bad) {
+			printf("FAIL the %s reference of %s disagrees with the %s reference of %s:\n", code_from->lang->name,
+			       code_from->id, cases->lang->name, cases->id);
+			show_failures(&r.problems[0], "");
 		} else {
-			printf("ok   %s agrees with %s on all %d of its tests\n", p->id, view.id, r.problems[0].ntests);
+			printf("ok   the %s reference of %s agrees with the %s reference of %s on all %d of its tests\n",
+			       code_from->lang->name, code_from->id, cases->lang->name, cases->id, r.problems[0].ntests);
 		}
 		grade_result_release(&r);
 	}
-	engine_release(&e2);
 cleanup:
+	engine_release(&e2);
 	strbuf_release(&err);
+	free(dir);
+	return bad;
+}
+
+/* 1: each language's reference directory, graded: full marks for every problem of that language. */
+static int check_references(struct engine *e)
+{
+	struct strbuf err = STRBUF_INIT;
+	int bad = 0;
+
+	for (int l = 0; languages[l]; l++) {
+		struct grade_result r;
+		char *dir;
+		bool used = false;
+		for (int i = 0; i < e->nproblems; i++)
+			used |= e->problems[i]->lang == languages[l];
+		if (!used)
+			continue;
+		dir = reference_dir(e, languages[l]);
+		if (engine_grade(e, dir, &r, &err) < 0) {
+			error("%s", err.buf);
+			free(dir);
+			strbuf_release(&err);
+			return bad + 1;
+		}
+		for (int i = 0; i < r.nproblems; i++) {
+			const struct problem_result *pr = &r.problems[i];
+			if (pr->problem->lang != languages[l])
+				continue; /* no file of this language there: another language's problem */
+			if (pr->score == pr->max_score) {
+				printf("ok   reference %s (%s): full marks (%g / %g)\n", pr->problem->id, languages[l]->name,
+				       pr->score, pr->max_score);
+				continue;
+			}
+			bad++;
+			printf("FAIL reference %s (%s, %s): %g / %g\n", pr->problem->id, languages[l]->name, dir, pr->score,
+			       pr->max_score);
+			show_failures(pr, "");
+		}
+		grade_result_release(&r);
+		free(dir);
+	}
+	strbuf_release(&err);
+	return bad;
+}
+
+/* 3 and 4: languages against each other, equivalent problems against each other. */
+static int check_agreements(struct cli *cli, struct engine *e)
+{
+	int bad = 0;
+	for (int k = 0; k < e->nids; k++) {
+		int first = e->first_variant[k];
+		for (int v = first + 1; v < e->first_variant[k + 1]; v++)
+			bad += check_agreement(cli, e, e->problems[v], &e->ref[v], e->problems[first]);
+	}
+	for (int i = 0; i < e->nproblems; i++) {
+		const struct problem *p = e->problems[i];
+		int qi = -1;
+		if (!p->equivalent_to)
+			continue;
+		for (int j = 0; j < e->nproblems; j++)
+			if (!strcmp(e->problems[j]->id, p->equivalent_to) && e->problems[j]->lang == p->lang)
+				qi = j;
+		if (qi < 0)
+			printf("skip %s (%s): equivalent_to '%s' is not selected (--only)\n", p->id, p->lang->name,
+			       p->equivalent_to);
+		else
+			bad += check_agreement(cli, e, e->problems[qi], &e->ref[qi], p);
+	}
 	return bad;
 }
 
@@ -98,7 +185,6 @@ int cmd_selftest(struct cli *cli)
 	struct problem_set set = PROBLEM_SET_INIT;
 	struct engine_options opts;
 	struct engine e;
-	struct grade_result r;
 	struct strbuf err = STRBUF_INIT;
 	bool usage = false;
 	int bad = 0, ret = GRADER_EXIT_INTERNAL;
@@ -110,10 +196,8 @@ int cmd_selftest(struct cli *cli)
 	cli_warn_isolation(SANDBOX_OWN_CODE);
 	if (engine_init(&e, &opts, &err, &usage) < 0) {
 		error("%s", err.buf);
-		engine_release(&e);
-		problem_set_release(&set);
-		strbuf_release(&err);
-		return usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+		goto cleanup;
 	}
 	if (reference_load(&e, &err) < 0) {
 		error("%s", err.buf);
@@ -124,37 +208,14 @@ int cmd_selftest(struct cli *cli)
 			printf("FAIL %s\n", e.ref[i].failure);
 			bad++;
 		}
-	if (engine_grade(&e, cli->reference, &r, &err) < 0) {
-		error("%s", err.buf);
-		goto cleanup;
-	}
-	for (int i = 0; i < r.nproblems; i++) {
-		const struct problem_result *pr = &r.problems[i];
-		if (pr->score == pr->max_score) {
-			printf("ok   reference %s: full marks (%g / %g)\n", pr->problem->id, pr->score, pr->max_score);
-			continue;
-		}
-		bad++;
-		printf("FAIL reference %s: %g / %g\n", pr->problem->id, pr->score, pr->max_score);
-		for (int k = 0, shown = 0; k < pr->ntests && shown < 5; k++)
-			if (pr->tests[k].verdict != V_CORRECT) {
-				shown++;
-				printf("       %s: %s%s%s\n", pr->tests[k].tc->name, verdict_name(pr->tests[k].verdict),
-				       pr->tests[k].message ? ": " : "", pr->tests[k].message ? pr->tests[k].message : "");
-			}
-		if (pr->build_message)
-			printf("       %s\n", pr->build_message);
-	}
-	grade_result_release(&r);
+	bad += check_references(&e);
 	{
 		int n = check_expected(&e);
 		if (!n)
 			printf("ok   every explicit expected value agrees with the reference\n");
 		bad += n;
 	}
-	for (int i = 0; i < e.nproblems; i++)
-		if (e.problems[i]->equivalent_to)
-			bad += check_equivalent(cli, &e, i);
+	bad += check_agreements(cli, &e);
 	printf("%s\n", bad ? "selftest FAILED" : "selftest passed");
 	ret = bad ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
 cleanup:

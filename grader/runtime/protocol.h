@@ -46,12 +46,31 @@
 /* kinds of encoded values (same numbers as the grader's enum value_type) */
 enum { GR_BOOL = 0, GR_INT = 1, GR_LONG = 2, GR_INT_ARRAY = 3 };
 
+/* How the code that runs before the tests ended (the hello's load_kind). */
+enum gr_load_kind {
+	GR_LOAD_OK = 0,
+	GR_LOAD_EXCEPTION = 1,  /* an exception while importing (detail: the traceback) */
+	GR_LOAD_FORBIDDEN = 2,  /* a forbidden operation while importing (detail: which) */
+	GR_LOAD_EXIT = 3,       /* sys.exit() while importing */
+	GR_LOAD_HOST = 4,       /* the language runtime itself could not start (the grader's fault) */
+};
+
+/*
+ * Followed by startup_len bytes of what the code before the tests printed
+ * (Python: the module's import) and detail_len bytes saying why loading
+ * failed, each at most GR_OUTPUT_KEEP and GR_DETAIL_MAX.
+ */
 struct gr_hello {
 	uint32_t magic;
 	uint32_t nfunctions;
 	uint64_t present;      /* bit i: function i is defined by the submission */
 	uint32_t filtered;     /* 1 when the seccomp programs are installed */
 	uint32_t pid;          /* the zygote's pid as it sees itself */
+	uint32_t load_kind;    /* enum gr_load_kind */
+	uint32_t startup_len;
+	uint64_t startup_total;/* bytes printed before the tests in all */
+	uint32_t detail_len;
+	uint32_t pad;
 };
 
 /* followed by `size` bytes of encoded arguments (kind byte, then value) */
@@ -67,7 +86,7 @@ struct gr_request {
 };
 
 enum gr_report_flags {
-	GR_ANSWERED = 1,        /* an answer record arrived */
+	GR_ANSWERED = 1,        /* an answer record arrived (value_kind says what it holds) */
 	GR_FORBIDDEN = 2,       /* the child made a forbidden system call (syscall_nr) */
 	GR_NOMEM = 4,           /* an allocation failed at the memory limit (nomem_bytes) */
 	GR_OUTPUT_LIMIT = 8,    /* the output cap was reached; the pipe was closed */
@@ -76,7 +95,26 @@ enum gr_report_flags {
 	GR_CASE_READY = 64,     /* the child said its sandbox was in place before student code ran */
 };
 
-/* followed by output_kept bytes of captured stdout+stderr */
+/*
+ * What a call gave back.  A C function always returns a value; a Python one
+ * may return another type, raise, exit or try something forbidden - the
+ * language part says which, and the grader decides what it means.
+ */
+enum gr_value_kind {
+	GR_VALUE_OK = 0,         /* value holds the answer */
+	GR_VALUE_NONE = 1,       /* returned None */
+	GR_VALUE_TYPE = 2,       /* returned something that is not an int or bool (detail: its type) */
+	GR_VALUE_RANGE = 3,      /* an int beyond 64 bits (detail: its digits) */
+	GR_VALUE_EXCEPTION = 4,  /* raised (detail: type, message, the student's frames) */
+	GR_VALUE_RECURSION = 5,  /* RecursionError (value: the depth reached; detail as for an exception) */
+	GR_VALUE_MEMORY = 6,     /* MemoryError */
+	GR_VALUE_EXIT = 7,       /* sys.exit() or SystemExit */
+	GR_VALUE_FORBIDDEN = 8,  /* tried a forbidden operation (detail: which) */
+};
+
+#define GR_DETAIL_MAX 3072u   /* bytes of detail a call or a load may send */
+
+/* followed by output_kept bytes of captured stdout+stderr, then detail_len bytes of detail */
 struct gr_report {
 	uint32_t magic;
 	uint32_t case_id;
@@ -89,13 +127,17 @@ struct gr_report {
 	uint64_t nomem_bytes;
 	int32_t syscall_nr;
 	uint32_t output_kept;
+	uint32_t value_kind;   /* enum gr_value_kind, with GR_ANSWERED */
+	uint32_t detail_len;
 };
 
-/* in the case child: what the answer pipe carries */
+/* in the case child: what the answer pipe carries (followed by detail_len bytes) */
 struct gr_answer {
 	uint32_t magic;
 	int32_t syscall_nr;
 	int64_t value;
+	uint32_t kind;         /* enum gr_value_kind */
+	uint32_t detail_len;
 };
 
 /* one decoded argument */
@@ -140,15 +182,48 @@ static inline int gr_write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* the generated stub provides these */
+/*
+ * The language part of a runner - the generated C stub, or the Python
+ * host - provides these; runtime.c is the same for every language.
+ */
+struct gr_result {
+	int64_t value;
+	uint32_t kind;                 /* enum gr_value_kind */
+	uint32_t detail_len;
+	char detail[GR_DETAIL_MAX];
+};
+
 struct gr_function {
 	const char *name;
-	long long (*call)(const struct gr_arg *args);
-	int present;  /* filled in at start-up from the weak symbol */
+	void (*call)(const struct gr_function *self, const struct gr_arg *args, struct gr_result *res);
+	int present;  /* the submission defines it (filled in by gr_stub_init/gr_stub_load) */
 	int nargs;
+	int index;
 };
-extern struct gr_function gr_functions[];
-extern const int gr_nfunctions;
-void gr_stub_init(void);
+
+/* What loading the submission's code before the tests gave. */
+struct gr_load {
+	uint32_t kind;                 /* enum gr_load_kind */
+	char output[GR_OUTPUT_KEEP];   /* what it printed (the first GR_OUTPUT_KEEP bytes) */
+	uint32_t output_len;
+	uint64_t output_total;
+	char detail[GR_DETAIL_MAX];
+	uint32_t detail_len;
+};
+
+/*
+ * Start-up, in order:
+ *   gr_stub_init   set up the language (before the zygote's filter when the
+ *                  runtime is built with GR_FILTER_IN_MAIN, which only a
+ *                  runner without student native code may be: the Python
+ *                  host reads its standard library here); returns the table
+ *   gr_stub_load   run the submission's code that comes before the tests
+ *                  (Python: import the module), under the zygote's filter
+ * Each case child is a plain fork() of the zygote, which has no threads
+ * (the zygote's filter refuses them), and calls a function of the table.
+ * gr_stub_init returns 0, or -1 with load->kind GR_LOAD_HOST.
+ */
+int gr_stub_init(int argc, char **argv, struct gr_function **functions, int *nfunctions, struct gr_load *load);
+void gr_stub_load(struct gr_load *load);
 
 #endif

@@ -62,6 +62,8 @@ static int gr_filtered;
  */
 static int gr_may_kill;
 static int gr_answer_fd = -1; /* set in the case child */
+static struct gr_function *gr_table; /* the language part's functions (gr_stub_init) */
+static int gr_ntable;
 static int gr_report_fd = GR_FD_STATUS;
 
 /* Replace the pid placeholder in comparisons, then install the program. */
@@ -89,7 +91,7 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 	(void)sig;
 	(void)ctx;
 	if (gr_answer_fd >= 0) {
-		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0 };
+		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0, 0, 0 };
 		gr_write_full(gr_answer_fd, &a, sizeof(a));
 	} else {
 		struct gr_report r;
@@ -101,15 +103,18 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 	syscall(SYS_exit_group, 0);
 }
 
-static void gr_preinit(int argc, char **argv, char **envp)
+/*
+ * Read the two seccomp programs from GR_FD_FILTER and install the zygote's.
+ * Runs before any code of the submission: from .preinit_array in a runner
+ * that links student C code, from main() in the Python host (which links
+ * none, and must read its standard library first).
+ */
+static void gr_setup_filters(void)
 {
 	static unsigned char zygote_filter[GR_FILTER_MAX];
 	uint32_t len = 0;
 	struct sigaction sa;
 
-	(void)argc;
-	(void)argv;
-	(void)envp;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = gr_on_sigsys;
 	sa.sa_flags = SA_SIGINFO;
@@ -138,8 +143,18 @@ static void gr_preinit(int argc, char **argv, char **envp)
 	}
 }
 
+#ifndef GR_FILTER_IN_MAIN
+static void gr_preinit(int argc, char **argv, char **envp)
+{
+	(void)argc;
+	(void)argv;
+	(void)envp;
+	gr_setup_filters();
+}
+
 __attribute__((section(".preinit_array"), used))
 static void (*const gr_preinit_entry)(int, char **, char **) = gr_preinit;
+#endif
 
 /* ---- allocation failures: reported as memory-limit, not as a crash ---- */
 
@@ -153,7 +168,7 @@ void *__wrap_realloc(void *ptr, size_t size);
 static void gr_out_of_memory(size_t bytes)
 {
 	if (gr_answer_fd >= 0) {
-		struct gr_answer a = { GR_MAGIC_NOMEM, 0, (int64_t)bytes };
+		struct gr_answer a = { GR_MAGIC_NOMEM, 0, (int64_t)bytes, 0, 0 };
 		gr_write_full(gr_answer_fd, &a, sizeof(a));
 		_exit(0);
 	}
@@ -235,7 +250,8 @@ static void gr_limit(int resource, rlim_t value)
 /* In the child: limits, filter, call, answer.  Never returns. */
 static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args, int answer_fd, int output_fd)
 {
-	const struct gr_function *fn = &gr_functions[rq->function];
+	static struct gr_result res; /* not on the stack: the detail is large, the stack the student's */
+	const struct gr_function *fn = &gr_table[rq->function];
 	struct gr_answer a;
 	timer_t timer;
 	struct sigevent ev;
@@ -269,24 +285,27 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_limit(RLIMIT_CORE, 0);
 	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)
 		_exit(122); /* without the READY record below: the grader's fault, not the student's */
+	memset(&a, 0, sizeof(a));
 	a.magic = GR_MAGIC_READY;
-	a.syscall_nr = 0;
-	a.value = 0;
 	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
 
-	a.magic = GR_MAGIC_ANSWER;
-	a.syscall_nr = 0;
-	a.value = fn->call(args);
+	fn->call(fn, args, &res);
 	fflush(stdout);
 	fflush(stderr);
+	a.magic = GR_MAGIC_ANSWER;
+	a.value = res.value;
+	a.kind = res.kind;
+	a.detail_len = res.detail_len > GR_DETAIL_MAX ? GR_DETAIL_MAX : res.detail_len;
 	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
+	gr_write_full(GR_FD_ANSWER, res.detail, a.detail_len);
 	_exit(0);
 }
 
-static void gr_report_case(const struct gr_report *r, const char *output)
+static void gr_report_case(const struct gr_report *r, const char *output, const char *detail)
 {
 	if (gr_write_full(gr_report_fd, r, sizeof(*r)) < 0 ||
-	    gr_write_full(gr_report_fd, output, r->output_kept) < 0)
+	    gr_write_full(gr_report_fd, output, r->output_kept) < 0 ||
+	    gr_write_full(gr_report_fd, detail, r->detail_len) < 0)
 		_exit(0); /* the grader went away */
 }
 
@@ -298,24 +317,26 @@ static void gr_report_failure(uint32_t case_id, uint32_t flag)
 	r.magic = GR_MAGIC_REPORT;
 	r.case_id = case_id;
 	r.flags = flag;
-	gr_report_case(&r, "");
+	gr_report_case(&r, "", "");
 }
 
-static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd)
-{
-	struct gr_report r;
-	static char kept[GR_OUTPUT_KEEP];
-	char buf[65536];
-	unsigned char answer_buf[2 * sizeof(struct gr_answer)]; /* READY, then the outcome */
-	size_t answer_len = 0;
-	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
-	struct rusage ru;
-	int status = 0;
+/* What the case child sent on its answer pipe: READY, then an outcome and its detail. */
+struct gr_answer_buf {
+	unsigned char bytes[2 * sizeof(struct gr_answer) + GR_DETAIL_MAX];
+	size_t len;
+};
 
-	memset(&ru, 0, sizeof(ru));
-	memset(&r, 0, sizeof(r));
-	r.magic = GR_MAGIC_REPORT;
-	r.case_id = rq->case_id;
+/*
+ * Read the child's answer and output pipes until both close.  Output is
+ * counted, its first GR_OUTPUT_KEEP bytes kept; past the output limit the
+ * pipe is closed and the child killed where the zygote may.
+ */
+static void gr_drain(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd, struct gr_report *r,
+		     char *kept, struct gr_answer_buf *ab)
+{
+	static char buf[65536];
+	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
+
 	while (answer_fd >= 0 || output_fd >= 0) {
 		struct pollfd p[2];
 		int np = 0;
@@ -335,61 +356,91 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 			n = read(p[i].fd, buf, sizeof(buf));
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (p[i].fd == answer_fd) {
-				if (n <= 0) {
-					close(answer_fd);
+			if (n <= 0) {
+				close(p[i].fd);
+				if (p[i].fd == answer_fd)
 					answer_fd = -1;
-					continue;
-				}
-				for (ssize_t k = 0; k < n && answer_len < sizeof(answer_buf); k++)
-					answer_buf[answer_len++] = (unsigned char)buf[k];
-			} else {
-				if (n <= 0) {
-					close(output_fd);
+				else
 					output_fd = -1;
-					continue;
-				}
-				for (ssize_t k = 0; k < n && r.output_kept < GR_OUTPUT_KEEP; k++)
-					kept[r.output_kept++] = buf[k];
-				r.output_total += (uint64_t)n;
-				if (r.output_total > limit) {
-					/* stop reading: the child's next write fails with EPIPE/SIGPIPE */
-					r.flags |= GR_OUTPUT_LIMIT;
-					close(output_fd);
-					output_fd = -1;
-					/* ...and one that ignores SIGPIPE must not write on until the
-					 * CPU or wall-clock limit turns the verdict into a time limit */
-					if (gr_may_kill)
-						kill(pid, SIGKILL);
-				}
+				continue;
+			}
+			if (p[i].fd == answer_fd) {
+				for (ssize_t k = 0; k < n && ab->len < sizeof(ab->bytes); k++)
+					ab->bytes[ab->len++] = (unsigned char)buf[k];
+				continue;
+			}
+			for (ssize_t k = 0; k < n && r->output_kept < GR_OUTPUT_KEEP; k++)
+				kept[r->output_kept++] = buf[k];
+			r->output_total += (uint64_t)n;
+			if (r->output_total > limit) {
+				/* stop reading: the child's next write fails with EPIPE/SIGPIPE */
+				r->flags |= GR_OUTPUT_LIMIT;
+				close(output_fd);
+				output_fd = -1;
+				/* ...and one that ignores SIGPIPE must not write on until the
+				 * CPU or wall-clock limit turns the verdict into a time limit */
+				if (gr_may_kill)
+					kill(pid, SIGKILL);
 			}
 		}
 	}
+}
+
+/* The child's records into the report; *detail points at the outcome's detail bytes. */
+static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r, const char **detail)
+{
+	struct gr_answer a;
+
+	*detail = "";
+	if (ab->len < sizeof(a))
+		return;
+	memcpy(&a, ab->bytes, sizeof(a));
+	if (a.magic != GR_MAGIC_READY || a.detail_len)
+		return; /* the child wrote before its sandbox was in place: impossible */
+	r->flags |= GR_CASE_READY;
+	if (ab->len < 2 * sizeof(a))
+		return;
+	memcpy(&a, ab->bytes + sizeof(a), sizeof(a));
+	if (a.magic == GR_MAGIC_ANSWER) {
+		r->flags |= GR_ANSWERED;
+		r->answer = a.value;
+		r->value_kind = a.kind;
+		if (a.detail_len <= GR_DETAIL_MAX && a.detail_len <= ab->len - 2 * sizeof(a)) {
+			r->detail_len = a.detail_len;
+			*detail = (const char *)ab->bytes + 2 * sizeof(a);
+		}
+	} else if (a.magic == GR_MAGIC_FORBID) {
+		r->flags |= GR_FORBIDDEN;
+		r->syscall_nr = a.syscall_nr;
+	} else if (a.magic == GR_MAGIC_NOMEM) {
+		r->flags |= GR_NOMEM;
+		r->nomem_bytes = (uint64_t)a.value;
+	}
+}
+
+static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd)
+{
+	static char kept[GR_OUTPUT_KEEP];
+	static struct gr_answer_buf ab;
+	struct gr_report r;
+	struct rusage ru;
+	const char *detail;
+	int status = 0;
+
+	memset(&ru, 0, sizeof(ru));
+	memset(&r, 0, sizeof(r));
+	ab.len = 0;
+	r.magic = GR_MAGIC_REPORT;
+	r.case_id = rq->case_id;
+	gr_drain(pid, rq, answer_fd, output_fd, &r, kept, &ab);
 	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 		;
 	r.wait_status = status;
 	r.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
 		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
 	r.maxrss_kb = (uint64_t)ru.ru_maxrss;
-	for (size_t off = 0; off + sizeof(struct gr_answer) <= answer_len; off += sizeof(struct gr_answer)) {
-		struct gr_answer a;
-		memcpy(&a, answer_buf + off, sizeof(a));
-		if (off == 0) {
-			if (a.magic != GR_MAGIC_READY)
-				break; /* the child wrote before its sandbox was in place: impossible */
-			r.flags |= GR_CASE_READY;
-		} else if (a.magic == GR_MAGIC_ANSWER) {
-			r.flags |= GR_ANSWERED;
-			r.answer = a.value;
-		} else if (a.magic == GR_MAGIC_FORBID) {
-			r.flags |= GR_FORBIDDEN;
-			r.syscall_nr = a.syscall_nr;
-		} else if (a.magic == GR_MAGIC_NOMEM) {
-			r.flags |= GR_NOMEM;
-			r.nomem_bytes = (uint64_t)a.value;
-		}
-	}
-	gr_report_case(&r, kept);
+	gr_parse_answer(&ab, &r, &detail);
+	gr_report_case(&r, kept, detail);
 }
 
 /*
@@ -426,62 +477,97 @@ static int gr_read_request(struct gr_request *rq, unsigned char **payload, unsig
 	return 0;
 }
 
-int main(void)
+/* Start one case: fork the child, collect it, report. */
+static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
+{
+	int answer_pipe[2], output_pipe[2];
+	pid_t pid;
+
+	if (pipe(answer_pipe) < 0)
+		goto spawn_failed;
+	if (pipe(output_pipe) < 0) {
+		close(answer_pipe[0]);
+		close(answer_pipe[1]);
+		goto spawn_failed;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(answer_pipe[0]);
+		close(output_pipe[0]);
+		signal(SIGPIPE, SIG_DFL);
+		gr_run_child(rq, args, answer_pipe[1], output_pipe[1]);
+	}
+	close(answer_pipe[1]);
+	close(output_pipe[1]);
+	if (pid < 0) {
+		close(answer_pipe[0]);
+		close(output_pipe[0]);
+		goto spawn_failed;
+	}
+	gr_collect(pid, rq, answer_pipe[0], output_pipe[0]);
+	return;
+spawn_failed:
+	gr_report_failure(rq->case_id, GR_SPAWN_FAILED);
+}
+
+/* Hello: the functions present, the filter, how loading went and what it printed. */
+static int gr_say_hello(const struct gr_load *load)
 {
 	struct gr_hello hello;
-	struct gr_arg args[64];
-
-	signal(SIGPIPE, SIG_IGN); /* a vanished grader is seen as a write error */
-	gr_stub_init();
 	memset(&hello, 0, sizeof(hello));
 	hello.magic = GR_MAGIC_HELLO;
-	hello.nfunctions = (uint32_t)gr_nfunctions;
-	for (int i = 0; i < gr_nfunctions && i < 64; i++)
-		if (gr_functions[i].present)
+	hello.nfunctions = (uint32_t)gr_ntable;
+	for (int i = 0; i < gr_ntable && i < 64; i++)
+		if (gr_table[i].present)
 			hello.present |= 1ull << i;
 	hello.filtered = (uint32_t)gr_filtered;
 	hello.pid = (uint32_t)getpid();
+	hello.load_kind = load->kind;
+	hello.startup_len = load->output_len > GR_OUTPUT_KEEP ? GR_OUTPUT_KEEP : load->output_len;
+	hello.startup_total = load->output_total;
+	hello.detail_len = load->detail_len > GR_DETAIL_MAX ? GR_DETAIL_MAX : load->detail_len;
 	gr_may_kill = !gr_filtered || hello.pid == 1;
-	if (gr_write_full(GR_FD_STATUS, &hello, sizeof(hello)) < 0)
+	if (gr_write_full(GR_FD_STATUS, &hello, sizeof(hello)) < 0 ||
+	    gr_write_full(GR_FD_STATUS, load->output, hello.startup_len) < 0 ||
+	    gr_write_full(GR_FD_STATUS, load->detail, hello.detail_len) < 0)
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct gr_load load;
+	struct gr_arg args[64];
+
+	signal(SIGPIPE, SIG_IGN); /* a vanished grader is seen as a write error */
+	if (gr_stub_init(argc, argv, &gr_table, &gr_ntable, &load) == 0) {
+#ifdef GR_FILTER_IN_MAIN
+		gr_setup_filters();
+#endif
+		gr_stub_load(&load);
+	}
+	if (gr_say_hello(&load) < 0)
 		return 0;
+	if (load.kind != GR_LOAD_OK) {
+		/* a failed load: the grader gives every test its verdict; wait to be let go */
+		char c;
+		while (read(GR_FD_CONTROL, &c, 1) > 0 || errno == EINTR)
+			;
+		return 0;
+	}
 
 	for (;;) {
 		struct gr_request rq;
 		unsigned char *payload, *aligned;
-		int answer_pipe[2], output_pipe[2], nargs;
-		pid_t pid;
+		int nargs;
 
 		if (gr_read_request(&rq, &payload, &aligned) < 0)
 			return 0; /* the grader closed the control pipe: done */
 		nargs = gr_decode(payload, rq.size, aligned, args, 64);
-		if (nargs < 0 || rq.function >= (uint32_t)gr_nfunctions || nargs != gr_functions[rq.function].nargs) {
+		if (nargs < 0 || rq.function >= (uint32_t)gr_ntable || nargs != gr_table[rq.function].nargs) {
 			gr_report_failure(rq.case_id, GR_BAD_REQUEST);
 			continue;
 		}
-		if (pipe(answer_pipe) < 0)
-			goto spawn_failed;
-		if (pipe(output_pipe) < 0) {
-			close(answer_pipe[0]);
-			close(answer_pipe[1]);
-			goto spawn_failed;
-		}
-		pid = fork();
-		if (pid == 0) {
-			close(answer_pipe[0]);
-			close(output_pipe[0]);
-			signal(SIGPIPE, SIG_DFL);
-			gr_run_child(&rq, args, answer_pipe[1], output_pipe[1]);
-		}
-		close(answer_pipe[1]);
-		close(output_pipe[1]);
-		if (pid < 0) {
-			close(answer_pipe[0]);
-			close(output_pipe[0]);
-			goto spawn_failed;
-		}
-		gr_collect(pid, &rq, answer_pipe[0], output_pipe[0]);
-		continue;
-spawn_failed:
-		gr_report_failure(rq.case_id, GR_SPAWN_FAILED);
+		gr_run_case(&rq, args);
 	}
 }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # tests/hostile/run.sh - hostile submissions against the sandbox.
 #
-# Every fixtures/<name>/ holds a submission h.c (or LINK: a symbolic link's
-# target) for the problem in problems/h.yaml, and EXPECTED: the verdicts its
+# Every fixtures/<name>/ holds a submission h.c or h.py (or LINK: a symbolic
+# link's target) for the problem in problems/h.yaml, and EXPECTED: the verdicts its
 # tests may get ("memory-limit|run-error" when more than one is fair).  For
 # each one the grader must finish with a complete JSON report, every test
 # with an expected verdict (or skipped after a failure in an all-or-nothing
@@ -166,7 +166,7 @@ tmp_state() {
 # ...nor touch: files of the run outside the grader's scratch space (the
 # submission, an earlier report and what the suite made of it, a canary).
 run_files_state() {
-	(cd "$S" && sha256sum canary submission/h.c names names.json 2>&1)
+	(cd "$S" && sha256sum canary submission/h.* names names.json 2>&1)
 }
 
 # Processes of a run still alive: anything of the sandbox's uid, any runner or
@@ -174,7 +174,7 @@ run_files_state() {
 leftovers() {
 	ps -eo pid=,user=,stat=,comm=,args= | awk -v self=$$ -v s="$S/" -v u="$sandbox_user" -v uid="$(id -u "$sandbox_user")" '
 		$1 == 1 || $1 == self || $4 == "ps" || $4 == "awk" { next }
-		$2 == u || $2 == uid || $4 ~ /^(runner|cc1|as|ld|collect2|gcc|grader)$/ ||
+		$2 == u || $2 == uid || $4 ~ /^(runner|pyhost|cc1|as|ld|collect2|gcc|grader)$/ ||
 		index($0, s) { print }'
 }
 
@@ -214,7 +214,11 @@ prepare() {
 	if [ -f "$dir/LINK" ]; then
 		ln -s "$(sed "s|@REPO@|$repo|g" "$dir/LINK")" "$S/submission/h.c"
 	else
-		sed "s|@REPO@|$repo|g; s|@SCRATCH@|$S|g; s|@PEER@|$peer_pid|g" "$dir/h.c" >"$S/submission/h.c"
+		# h.c, or h.py for a Python fixture
+		for src in "$dir"/h.c "$dir"/h.py; do
+			[ -f "$src" ] || continue
+			sed "s|@REPO@|$repo|g; s|@SCRATCH@|$S|g; s|@PEER@|$peer_pid|g" "$src" >"$S/submission/$(basename "$src")"
+		done
 	fi
 	echo "a file of the run that no submission may touch" >"$S/canary"
 	chmod -R a+rX "$S/submission"

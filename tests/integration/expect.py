@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """expect.py - check one graded submission against its EXPECTED file.
 
-usage: expect.py NAME EXPECTED REPORT.json REPORT.txt EXIT_CODE STDERR_FILE REFERENCE.json
+usage: expect.py NAME EXPECTED REPORT.json REPORT.txt EXIT_CODE STDERR_FILE REFERENCE.json[:MORE.json]
+
+REFERENCE.json: the C reference's report; after ':' the reports of the other
+languages' references (Python), each problem's tests compared with its
+language's.
 
 Prints one "ok - ..." or "not ok - ..." line per check; exits 0 when all pass.
 
@@ -206,7 +210,8 @@ def run_assertion(c, report, text, words, raw):
     c.check(False, raw, f"unknown assertion '{op}'")
 
 
-def general_checks(c, report, ref, args, stderr):
+def general_checks(c, report, refs, args, stderr):
+    ref = refs[0]
     ids = only_ids(args)
     got_ids = [p["id"] for p in report["problems"]]
     if ids is not None:
@@ -215,11 +220,17 @@ def general_checks(c, report, ref, args, stderr):
         want = [p["id"] for p in ref["problems"]]
         c.check(got_ids == want, "every problem is in the report", f"got {got_ids}, want {want}")
 
-    ref_tests = {p["id"]: [t["name"] for t in p["tests"]] for p in ref["problems"]}
-    listed = [p["id"] for p in report["problems"] if [t["name"] for t in p["tests"]] != ref_tests.get(p["id"])]
+    # each language's reference report lists that language's tests of a problem
+    ref_tests = {}
+    for r in refs:
+        for p in r["problems"]:
+            ref_tests[(p["id"], p.get("language", "c"))] = [t["name"] for t in p["tests"]]
+    def want_tests(p):
+        return ref_tests.get((p["id"], p.get("language", "c")))
+    listed = [p["id"] for p in report["problems"] if [t["name"] for t in p["tests"]] != want_tests(p)]
     c.check(not listed, "every problem lists all its tests (whatever its build)",
-            "differ: " + ", ".join(f"{pid} ({len(problem(report, pid)['tests'])} vs "
-                                   f"{len(ref_tests.get(pid, []))})" for pid in listed))
+            "differ: " + ", ".join(f"{p['id']} ({len(p['tests'])} vs {len(want_tests(p) or [])})"
+                                   for p in report["problems"] if p["id"] in listed))
 
     sums = []
     for p in report["problems"]:
@@ -269,8 +280,10 @@ def main():
             text = f.read()
     except OSError:
         text = ""
-    with open(ref_path, encoding="utf-8") as f:
-        ref = json.load(f)
+    refs = []
+    for path in ref_path.split(":"):  # the C reference's report first, then other languages'
+        with open(path, encoding="utf-8") as f:
+            refs.append(json.load(f))
 
     want_exit = None
     correct_ids = set()
@@ -285,7 +298,7 @@ def main():
         want_exit = 0 if "*" in correct_ids or (all_ids and all_ids <= correct_ids) else 1
     c.check(int(code) == want_exit, f"exit code {want_exit}", f"got {code}; stderr: {stderr[-300:]!r}")
 
-    general_checks(c, report, ref, args, stderr)
+    general_checks(c, report, refs, args, stderr)
     for _, raw, words in lines:
         run_assertion(c, report, text, words, raw)
     return 1 if c.failed else 0

@@ -265,11 +265,12 @@ static const char p4_driver[] =
 	"	struct gr_arg a[1];\n"
 	"	memset(a, 0, sizeof(a));\n"
 	"	a[0].arr = L; a[0].len = 4; a[0].i = 4;\n"
-	"	gr_stub_init();\n"
+	"	struct gr_function *gr_functions; int gr_nfunctions; static struct gr_load load; static struct gr_result res;\n"
+	"	gr_stub_init(0, 0, &gr_functions, &gr_nfunctions, &load);\n"
 	"	printf(\"n=%d name=%s nargs=%d present=%d\\n\", gr_nfunctions, gr_functions[0].name,\n"
 	"	       gr_functions[0].nargs, gr_functions[0].present);\n"
 	"	if (gr_functions[0].present)\n"
-	"		printf(\"%lld\\n\", gr_functions[0].call(a));\n"
+	"		printf(\"%lld\\n\", (gr_functions[0].call(&gr_functions[0], a, &res), (long long)res.value));\n"
 	"	return 0;\n"
 	"}\n";
 
@@ -323,13 +324,14 @@ static void test_p1_two_functions(void **state)
 		   "int main(void)\n"
 		   "{\n"
 		   "	struct gr_arg a[1] = { { 0, 0, 0 } };\n"
-		   "	gr_stub_init();\n"
+		   "	struct gr_function *gr_functions; int gr_nfunctions; static struct gr_load load; static struct gr_result res;\n"
+	"	gr_stub_init(0, 0, &gr_functions, &gr_nfunctions, &load);\n"
 		   "	printf(\"%d %s %s %d %d\\n\", gr_nfunctions, gr_functions[0].name, gr_functions[1].name,\n"
 		   "	       gr_functions[0].nargs, gr_functions[1].nargs);\n"
-		   "	a[0].i = 7;  printf(\"%lld \", gr_functions[0].call(a));\n"
-		   "	a[0].i = 8;  printf(\"%lld \", gr_functions[0].call(a));\n"
-		   "	a[0].i = -5; printf(\"%lld \", gr_functions[1].call(a));\n"
-		   "	a[0].i = 5;  printf(\"%lld\\n\", gr_functions[1].call(a));\n"
+		   "	a[0].i = 7;  printf(\"%lld \", (gr_functions[0].call(&gr_functions[0], a, &res), (long long)res.value));\n"
+		   "	a[0].i = 8;  printf(\"%lld \", (gr_functions[0].call(&gr_functions[0], a, &res), (long long)res.value));\n"
+		   "	a[0].i = -5; printf(\"%lld \", (gr_functions[1].call(&gr_functions[1], a, &res), (long long)res.value));\n"
+		   "	a[0].i = 5;  printf(\"%lld\\n\", (gr_functions[1].call(&gr_functions[1], a, &res), (long long)res.value));\n"
 		   "	return 0;\n"
 		   "}\n");
 	expect_status(t, run_in(t, "%s -fsyntax-only " STRICT " -I. -include grader_decls.h grader_stub.c", cc()), 0,
@@ -343,7 +345,8 @@ static void test_p1_two_functions(void **state)
 	write_text(t, "driver.c",
 		   "#include <stdio.h>\n"
 		   "#include \"protocol.h\"\n"
-		   "int main(void) { gr_stub_init(); printf(\"%d %d\\n\", gr_functions[0].present, gr_functions[1].present); return 0; }\n");
+		   "int main(void) { struct gr_function *gr_functions; int n; static struct gr_load load;\n"
+		   "  gr_stub_init(0, 0, &gr_functions, &n, &load); printf(\"%d %d\\n\", gr_functions[0].present, gr_functions[1].present); return 0; }\n");
 	expect_status(t, run_in(t, "%s " STRICT " -I. -include grader_decls.h p1.c grader_stub.c driver.c -o run && ./run", cc()),
 		      0, "p1 with BcanWin only");
 	expect_output(t, "0 1\n");
@@ -365,11 +368,12 @@ static void test_p2_long_long_params(void **state)
 		   "int main(void)\n"
 		   "{\n"
 		   "	struct gr_arg a[2] = { { 3, 0, 0 }, { 9000000000000000001LL, 0, 0 } };\n"
-		   "	gr_stub_init();\n"
+		   "	struct gr_function *gr_functions; int gr_nfunctions; static struct gr_load load; static struct gr_result res;\n"
+	"	gr_stub_init(0, 0, &gr_functions, &gr_nfunctions, &load);\n"
 		   "	printf(\"%d \", gr_functions[0].nargs);\n"
-		   "	printf(\"%lld \", gr_functions[0].call(a));\n"
+		   "	printf(\"%lld \", (gr_functions[0].call(&gr_functions[0], a, &res), (long long)res.value));\n"
 		   "	a[0].i = 9000000000000000001LL; a[1].i = 3;\n"
-		   "	printf(\"%lld\\n\", gr_functions[0].call(a));\n"
+		   "	printf(\"%lld\\n\", (gr_functions[0].call(&gr_functions[0], a, &res), (long long)res.value));\n"
 		   "	return 0;\n"
 		   "}\n");
 	expect_status(t, run_in(t, "%s " STRICT " -I. -include grader_decls.h p2.c grader_stub.c driver.c -o run && ./run", cc()),
@@ -396,8 +400,9 @@ static void test_mixed_params(void **state)
 		   "	static const int A[] = { 1, 2, 3 };\n"
 		   "	static int B[] = { 5, 6 };\n"
 		   "	struct gr_arg a[5] = { { 0, 0, 0 }, { 3, A, 3 }, { 4, 0, 0 }, { 2, B, 2 }, { 7, 0, 0 } };\n"
-		   "	gr_stub_init();\n"
-		   "	printf(\"%d %lld\\n\", gr_functions[0].nargs, gr_functions[0].call(a));\n"
+		   "	struct gr_function *gr_functions; int gr_nfunctions; static struct gr_load load; static struct gr_result res;\n"
+	"	gr_stub_init(0, 0, &gr_functions, &gr_nfunctions, &load);\n"
+		   "	printf(\"%d %lld\\n\", gr_functions[0].nargs, (gr_functions[0].call(&gr_functions[0], a, &res), (long long)res.value));\n"
 		   "	return 0;\n"
 		   "}\n");
 	expect_status(t, run_in(t, "%s " STRICT " -I. -include grader_decls.h px.c grader_stub.c driver.c -o run && ./run", cc()),

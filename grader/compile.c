@@ -1,0 +1,173 @@
+/* compile.c - see compile.h */
+#define _GNU_SOURCE
+#include "compile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "sandbox.h"
+
+static char *const compiler_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TMPDIR=.", NULL };
+
+/* Resolve a command to an absolute path (the sandbox execs without a PATH search). */
+static char *command_path(const char *cc)
+{
+	static const char *const dirs[] = { "/usr/local/bin", "/usr/bin", "/bin", NULL };
+	if (strchr(cc, '/'))
+		return xstrdup(cc);
+	for (int i = 0; dirs[i]; i++) {
+		char *p = xasprintf("%s/%s", dirs[i], cc);
+		if (!access(p, X_OK))
+			return p;
+		free(p);
+	}
+	return xstrdup(cc);
+}
+
+int compile_give_dir(const char *dir)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	if (c->drop_uid && chown(dir, c->uid, c->gid) < 0)
+		return -1;
+	return 0;
+}
+
+int compile_start(struct compile_job *job, const struct compile_limits *lim, const char *dir, char *const *argv,
+		  struct strbuf *err)
+{
+	int pipefd[2];
+	struct sandbox_spawn s;
+	char *path = command_path(argv[0]);
+
+	memset(&s, 0, sizeof(s));
+	memset(job, 0, sizeof(*job));
+	job->output = (struct strbuf)STRBUF_INIT;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		free(path);
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		return -1;
+	}
+	s.path = path;
+	s.argv = argv;
+	s.workdir = dir;
+	s.fds[0] = -1;
+	s.fds[1] = pipefd[1];
+	s.fds[2] = pipefd[1];
+	s.nfds = 3;
+	s.limits.address_space = 4ull << 30;
+	s.limits.file_size = 256ull << 20;
+	s.limits.cpu_seconds = lim->cpu_s;
+	s.hide_paths = lim->hide_paths;
+	s.use_namespaces = true;
+	s.envp = compiler_env;
+	job->pid = sandbox_spawn(&s, err);
+	free(path);
+	close(pipefd[1]);
+	if (job->pid < 0) {
+		close(pipefd[0]);
+		return -1;
+	}
+	job->out_fd = pipefd[0];
+	job->running = true;
+	job->started = now_us();
+	job->deadline = job->started + (uint64_t)lim->wall_ms * 1000u;
+	return 0;
+}
+
+/*
+ * Wait for the running jobs: read their output (capped), enforce the wall
+ * limit.  interruptible: Ctrl-C kills them (submissions; the runtime's own
+ * short compile is let finish, so that the engine starts cleanly and then
+ * stops where it cleans up).
+ */
+void compile_wait(struct compile_job *jobs, int n, bool interruptible)
+{
+	for (;;) {
+		struct pollfd p[64];
+		int map[64], np = 0, running = 0, timeout = 50;
+		uint64_t now = now_us();
+
+		for (int i = 0; i < n && i < 64; i++) {
+			struct compile_job *j = &jobs[i];
+			if (!j->running)
+				continue;
+			running++;
+			if (now >= j->deadline && !j->timed_out) {
+				j->timed_out = true;
+				sandbox_kill(j->pid);
+			}
+			/* Ctrl-C: a compiler bomb must not keep the grader for its whole time limit */
+			if (interruptible && grader_interrupted && !j->interrupted) {
+				j->interrupted = true;
+				sandbox_kill(j->pid);
+			}
+			if (j->out_fd >= 0) {
+				p[np] = (struct pollfd){ j->out_fd, POLLIN, 0 };
+				map[np++] = i;
+			}
+		}
+		if (!running)
+			return;
+		if (np == 0)
+			timeout = 2; /* outputs closed: the compiler is exiting */
+		if (poll(p, (nfds_t)np, timeout) < 0 && errno != EINTR)
+			return;
+		for (int k = 0; k < np; k++) {
+			struct compile_job *j = &jobs[map[k]];
+			char buf[8192];
+			ssize_t r;
+			if (!p[k].revents)
+				continue;
+			r = read(j->out_fd, buf, sizeof(buf));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				close(j->out_fd);
+				j->out_fd = -1;
+			} else if (j->output.len < COMPILE_OUTPUT_CAP) {
+				strbuf_add(&j->output, buf, (size_t)r);
+			}
+		}
+		for (int i = 0; i < n; i++) {
+			struct compile_job *j = &jobs[i];
+			if (j->running && j->out_fd < 0 && waitpid(j->pid, &j->status, WNOHANG) == j->pid)
+				j->running = false;
+		}
+	}
+}
+
+int compile_run(const struct compile_limits *lim, const char *dir, char *const *argv, struct strbuf *err)
+{
+	struct compile_job job;
+	int ret = -1;
+	memset(&job, 0, sizeof(job));
+	job.output = (struct strbuf)STRBUF_INIT;
+	if (compile_start(&job, lim, dir, argv, err) < 0)
+		goto cleanup;
+	compile_wait(&job, 1, false);
+	if (!compile_succeeded(&job)) {
+		strbuf_addf(err, "'%s' failed%s:\n%s", argv[0], job.timed_out ? " (time limit)" : "", job.output.buf);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	compile_job_release(&job);
+	return ret;
+}
+
+bool compile_succeeded(const struct compile_job *job)
+{
+	return !job->timed_out && !job->interrupted && WIFEXITED(job->status) && WEXITSTATUS(job->status) == 0;
+}
+
+void compile_job_release(struct compile_job *job)
+{
+	strbuf_release(&job->output);
+}

@@ -1,0 +1,62 @@
+/*
+ * compile.h - build commands (compilers, syntax checks) run in the sandbox.
+ *
+ * A job runs one command in a directory of the scratch space with the
+ * compiler's limits (CPU time, address space, file size), the given
+ * directories hidden (problems, reference, cache, other students' files),
+ * its own PID namespace where the machine allows, and an environment of
+ * PATH, LC_ALL=C and TMPDIR=.; its stdout and stderr are collected
+ * together (at most COMPILE_OUTPUT_CAP bytes).  compile_wait() watches a
+ * set of jobs at once and kills one at its wall-clock limit, or all on
+ * Ctrl-C when asked to.
+ *
+ * Ownership: a job owns its output buffer; compile_job_release() frees it.
+ */
+#ifndef GRADER_COMPILE_H
+#define GRADER_COMPILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util.h"
+
+#define COMPILE_OUTPUT_CAP (64u << 10)
+
+struct compile_limits {
+	unsigned cpu_s, wall_ms;
+	const char *const *hide_paths; /* NULL-terminated, borrowed */
+};
+
+struct compile_job {
+	pid_t pid;
+	int out_fd;
+	struct strbuf output;   /* stdout and stderr, at most COMPILE_OUTPUT_CAP */
+	uint64_t started, deadline;
+	int status;             /* wait status once finished */
+	bool timed_out, interrupted, running;
+};
+
+/* Start argv[0] (a name found in /usr/local/bin, /usr/bin, /bin, or a path) in dir.  0, or -1 with err. */
+int compile_start(struct compile_job *job, const struct compile_limits *lim, const char *dir, char *const *argv,
+		  struct strbuf *err);
+
+/* Wait for the running jobs; interruptible: Ctrl-C kills them. */
+void compile_wait(struct compile_job *jobs, int n, bool interruptible);
+
+/*
+ * Run one command to completion (not interruptible: a short set-up compile
+ * lets the engine start cleanly and stop where it cleans up).  0, or -1
+ * with what it printed in err.
+ */
+int compile_run(const struct compile_limits *lim, const char *dir, char *const *argv, struct strbuf *err);
+
+/* Did the job end with exit status 0 (not killed, not timed out)? */
+bool compile_succeeded(const struct compile_job *job);
+
+void compile_job_release(struct compile_job *job);
+
+/* Let the sandboxed processes (nobody, when we are root) write in dir.  0 or -1. */
+int compile_give_dir(const char *dir);
+
+#endif
