@@ -93,8 +93,24 @@ build/tests/deny-userns: tests/tools/deny-userns.c $(TEST_DEPS_STAMP)
 	@mkdir -p build/tests
 	$(CC) $(BASE_CFLAGS) -O2 $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ $< $$($(PKG_CONFIG) --libs libseccomp)
 
-unit-tests: $(UNIT_TESTS) build/tests/test_reference
-	@set -e; for t in $^; do echo "== $$t"; $$t; done
+# The same references as a shared library (same renames, position-independent),
+# for the Python references' test, which calls them through ctypes.
+REF_PIC := build/tests/refpic
+build/tests/libref.so: reference/*.c
+	@mkdir -p $(REF_PIC)
+	$(CC) $(BASE_CFLAGS) -O2 -fPIC -c reference/p1.c -o $(REF_PIC)/p1.o
+	$(CC) $(BASE_CFLAGS) -O2 -fPIC -DcanWin=ref_p2_canWin -c reference/p2.c -o $(REF_PIC)/p2.o
+	$(CC) $(BASE_CFLAGS) -O2 -fPIC -DcanWin=ref_p3_canWin -c reference/p3.c -o $(REF_PIC)/p3.o
+	$(CC) $(BASE_CFLAGS) -O2 -fPIC -Df=ref_p4_f -c reference/p4.c -o $(REF_PIC)/p4.o
+	$(CC) $(BASE_CFLAGS) -O2 -fPIC -Df=ref_p4dp_f -c reference/p4_dp.c -o $(REF_PIC)/p4_dp.o
+	$(CC) -shared -o $@ $(REF_PIC)/p1.o $(REF_PIC)/p2.o $(REF_PIC)/p3.o $(REF_PIC)/p4.o $(REF_PIC)/p4_dp.o
+
+# The cmocka tests, then the Python references against brute force, the
+# published values and the C references (build/tests/libref.so).
+unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
+	@set -e; for t in $(UNIT_TESTS) build/tests/test_reference; do echo "== $$t"; $$t; done
+	@echo "== tests/unit/test_reference_py.py"
+	@LIBREF=build/tests/libref.so python3 tests/unit/test_reference_py.py
 
 # Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build; then
 # integration, reports, pack and part of hostile again as a normal user, with
