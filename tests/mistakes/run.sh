@@ -54,7 +54,9 @@ for dir in tests/mistakes/*/; do
 	[ -f "$dir/EXPECTED" ] || continue
 	sub="$TMP/sub/$name"
 	mkdir -p "$sub"
-	cp "$dir"/*.c "$sub"/
+	for f in "$dir"/*.c "$dir"/*.py; do
+		[ -f "$f" ] && cp "$f" "$sub"/
+	done
 	args=$(python3 "$EXPECT" --args "$dir/EXPECTED")
 	eval "\"\$GRADER\" --cache \"\$CACHE\" --color never --format \"json:\$TMP/\$name.json\" \
 		--format \"text:\$TMP/\$name.txt\" $args \"\$sub\"" >/dev/null 2>"$TMP/$name.err"
