@@ -447,13 +447,16 @@ static void skip_task(struct plan *plan, int i)
 /*
  * The all-or-nothing policy, as the pool's client: tests in file order;
  * once a test of an all-or-nothing group fails, the rest of that group is
- * not run.
+ * not run.  Except when the program never started (it crashed or raised
+ * before its hello): then every test carries that failure, at no cost, and
+ * the report says so for each rather than "not run".
  */
 struct grading {
 	const struct engine *e;
 	struct plan *plan;
 	int next;
 	bool compare;            /* false: measuring (no expected values, nothing skipped) */
+	bool *start_failed;      /* by problem: its program failed before its tests (nothing of it is skipped) */
 	bool *group_failed;      /* by group_base[problem] + group */
 	int *group_base;
 };
@@ -466,13 +469,19 @@ static bool all_or_nothing(const struct grading *g, int task, bool **failed)
 	return g->compare && p->groups[group].scoring == SCORE_ALL_OR_NOTHING;
 }
 
+/* Did this task's program fail before any test (its verdict is that of every test)? */
+static bool failed_to_start(const struct plan *plan, int i)
+{
+	return plan->tasks[i].done && plan->tasks[i].facts.starting;
+}
+
 static int grading_next(void *ctx)
 {
 	struct grading *g = ctx;
 	while (g->next < g->plan->ntasks) {
 		int i = g->next++;
 		bool *failed;
-		if (all_or_nothing(g, i, &failed) && *failed) {
+		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
 			skip_task(g->plan, i);
 			continue;
 		}
@@ -486,6 +495,8 @@ static void grading_finished(void *ctx, int i)
 	struct grading *g = ctx;
 	bool *failed;
 	judge_task(g->e, g->plan, i, g->compare);
+	if (failed_to_start(g->plan, i))
+		g->start_failed[g->plan->problem[i]] = true;
 	if (all_or_nothing(g, i, &failed) && g->plan->judged[i].verdict != V_CORRECT)
 		*failed = true;
 }
@@ -504,7 +515,7 @@ static void settle_groups(struct grading *g)
 		bool *failed;
 		if (!all_or_nothing(g, i, &failed))
 			continue;
-		if (*failed && g->plan->judged[i].verdict != V_SKIPPED)
+		if (*failed && g->plan->judged[i].verdict != V_SKIPPED && !failed_to_start(g->plan, i))
 			skip_task(g->plan, i);
 		else if (g->plan->judged[i].verdict != V_CORRECT)
 			*failed = true;
@@ -514,7 +525,7 @@ static void settle_groups(struct grading *g)
 /* Run the plan on a fresh pool; compare: grading (expected values, all-or-nothing) or measuring. */
 static int run_plan(struct engine *e, struct plan *plan, bool compare, struct strbuf *err)
 {
-	struct grading g = { e, plan, 0, compare, NULL, NULL };
+	struct grading g = { e, plan, 0, compare, NULL, NULL, NULL };
 	struct pool_client client = { grading_next, grading_finished, &g };
 	struct pool *pool;
 	int ret;
@@ -523,6 +534,7 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 	for (int i = 0; i < e->nproblems; i++)
 		g.group_base[i + 1] = g.group_base[i] + e->problems[i]->ngroups;
 	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
+	g.start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
 	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden);
 	ret = pool_run(pool, plan->tasks, &client);
 	pool_free(pool);
@@ -532,6 +544,7 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 		settle_groups(&g);
 	free(g.group_base);
 	free(g.group_failed);
+	free(g.start_failed);
 	return ret;
 }
 

@@ -99,6 +99,7 @@ const struct language language_c = {
 	.extension = ".c",
 	.true_word = "true",
 	.false_word = "false",
+	.renames = false,
 	.filters = FILTER_NATIVE,
 	.setup = c_setup,
 	.prepare = c_prepare,

@@ -120,6 +120,7 @@ const struct language language_python = {
 	.extension = ".py",
 	.true_word = "True",
 	.false_word = "False",
+	.renames = true,
 	.filters = FILTER_PYTHON,
 	.setup = python_setup,
 	.prepare = python_prepare,

@@ -19,6 +19,8 @@
 #ifndef GRADER_LANGUAGE_H
 #define GRADER_LANGUAGE_H
 
+#include <stdbool.h>
+
 #include "util.h"
 
 struct build_env;
@@ -37,6 +39,7 @@ struct language {
 	const char *display;       /* "C", "Python 3.11.2": in reports */
 	const char *extension;     /* ".c", ".py" */
 	const char *true_word, *false_word; /* how a bool is written: true, True */
+	bool renames;              /* may a problem's `calls:` name a function otherwise (C: no, the signature is the name) */
 	enum filter_flavour filters;
 	/* Once per engine: prepare what every build shares in env->runtime_dir (a runtime, a host). */
 	int (*setup)(const struct build_env *env, struct strbuf *err);

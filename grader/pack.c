@@ -249,7 +249,7 @@ static void emit_group(struct emitter *x, const struct engine *e, int pi, int g,
 	mapping_end(x);
 }
 
-/* languages.<lang> of a further variant: its source, its calls, and every public group's own cases and limits. */
+/* languages.<lang> of a further variant: its source, its calls, and every public group's own hint, cases and limits. */
 static void emit_language(struct emitter *x, const struct engine *e, int pi, const long long *answers)
 {
 	const struct problem *p = e->problems[pi];
@@ -271,6 +271,10 @@ static void emit_language(struct emitter *x, const struct engine *e, int pi, con
 			continue;
 		key(x, p->groups[g].name);
 		mapping_start(x, false);
+		if (p->groups[g].hint) {
+			key(x, "hint");
+			scalar(x, p->groups[g].hint, false);
+		}
 		key(x, "limits");
 		emit_limits(x, e, pi, g);
 		key(x, "cases");
@@ -336,15 +340,6 @@ static void emit_problem(struct emitter *x, const struct engine *e, int first, i
 	emit(x, &ev);
 }
 
-static bool same_value(const struct value *a, const struct value *b)
-{
-	if (a->type != b->type)
-		return false;
-	if (a->type != VT_INT_ARRAY)
-		return a->i == b->i;
-	return a->len == b->len && (!a->len || !memcmp(a->arr, b->arr, a->len * sizeof(int)));
-}
-
 /* Does the written file q say what p's public part and the answers say?  0, or -1 with err. */
 static int verify(const struct engine *e, int pi, const struct problem *q, const long long *answers,
 		  struct strbuf *err)
@@ -387,7 +382,7 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 			bool same = !strcmp(x->name, y->name) && x->func == y->func && y->has_expected &&
 				    y->expected == answers[k];
 			for (int i = 0; same && i < p->funcs[x->func].ninputs; i++)
-				same = same_value(&x->args[i], &y->args[i]);
+				same = value_equal(&x->args[i], &y->args[i]);
 			if (!same) {
 				strbuf_addf(err, "%s: case '%s' does not read back as written", q->path, x->name);
 				return -1;

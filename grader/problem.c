@@ -512,13 +512,13 @@ cleanup:
 
 /*
  * What the language being loaded changes in group g: its limits (on
- * top of the group's; *limits becomes that node, for messages) and its
- * cases (instead of the group's).
+ * top of the group's; *limits becomes that node, for messages), its
+ * cases (instead of the group's) and its hint (advice in that language).
  */
 static int group_override(struct loader *ld, struct group *g, yaml_node_t **limits, yaml_node_t **cases)
 {
-	static const char *const keys[] = { "limits", "cases", NULL };
-	yaml_node_t *v[2];
+	static const char *const keys[] = { "limits", "cases", "hint", NULL };
+	yaml_node_t *v[3];
 	if (!ld->lang_groups)
 		return 0;
 	for (yaml_node_pair_t *pr = ld->lang_groups->data.mapping.pairs.start; pr < ld->lang_groups->data.mapping.pairs.top;
@@ -530,6 +530,8 @@ static int group_override(struct loader *ld, struct group *g, yaml_node_t **limi
 				 keys, v) < 0)
 			return -1;
 		if (v[0] && load_limits(ld, v[0], &g->limits, "group limits") < 0)
+			return -1;
+		if (v[2] && get_string(ld, v[2], "hint", &g->hint) < 0)
 			return -1;
 		if (v[0])
 			*limits = v[0];
@@ -730,6 +732,8 @@ static int load_calls(struct loader *ld, yaml_node_t *map)
 			;
 		if (i == p->nfuncs)
 			return fail(ld, k, "calls: '%s' names no function of this problem", scalar(k));
+		if (p->calls[i])
+			return fail(ld, k, "duplicate key '%s' in calls", scalar(k));
 		if (get_string(ld, v, "the name to call", &p->calls[i]) < 0)
 			return -1;
 		if (!valid_name(p->calls[i]))
@@ -749,6 +753,10 @@ static int check_group_overrides(struct loader *ld)
 		int g;
 		if (expect_type(ld, k, YAML_SCALAR_NODE, "a group's name") < 0)
 			return -1;
+		/* libyaml keeps both of two equal keys; group_override would apply both */
+		for (yaml_node_pair_t *q = ld->lang_groups->data.mapping.pairs.start; q < pr; q++)
+			if (!strcmp(scalar(yaml_document_get_node(&ld->doc, q->key)), scalar(k)))
+				return fail(ld, k, "duplicate key '%s' in groups", scalar(k));
 		for (g = 0; g < ld->p->ngroups && strcmp(ld->p->groups[g].name, scalar(k)); g++)
 			;
 		if (g == ld->p->ngroups)
@@ -799,8 +807,9 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 	ld->lang_groups = lv[3];
 	p->id_line = (int)v[K_ID]->start_mark.line + 1;
 	p->id_column = (int)v[K_ID]->start_mark.column + 1;
-	p->source_line = (int)v[K_SOURCE]->start_mark.line + 1;
-	p->source_column = (int)v[K_SOURCE]->start_mark.column + 1;
+	/* where this language's file name stands: its own source, or the common one */
+	p->source_line = (int)(lv[0] ? lv[0] : v[K_SOURCE])->start_mark.line + 1;
+	p->source_column = (int)(lv[0] ? lv[0] : v[K_SOURCE])->start_mark.column + 1;
 	if (v[K_EQUIVALENT]) {
 		p->equivalent_line = (int)v[K_EQUIVALENT]->start_mark.line + 1;
 		p->equivalent_column = (int)v[K_EQUIVALENT]->start_mark.column + 1;
@@ -812,6 +821,9 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 		return fail(ld, v[K_TITLE], "title must not be empty");
 	if (!valid_id(p->id))
 		return fail(ld, v[K_ID], "id '%s' may only hold letters, digits, '_' and '-'", p->id);
+	if (lv[1] && !lang->renames)
+		return fail(ld, lv[1], "calls: %s calls each function by its signature's name; calls only applies to "
+			    "languages whose names may differ", lang->display);
 	if (load_functions(ld, v[K_FUNCTIONS]) < 0 || (lv[1] && load_calls(ld, lv[1]) < 0))
 		return -1;
 	if ((v[K_LIMITS] && load_limits(ld, v[K_LIMITS], &p->limits, "limits") < 0) ||
@@ -838,12 +850,33 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
  * without it the language of `source`.  Fills langs[]/nodes[]; returns how
  * many, or -1.
  */
-static int list_languages(struct loader *ld, yaml_node_t **v, const struct language **langs, yaml_node_t **nodes)
+static int unknown_language(struct loader *ld, yaml_node_t *k)
+{
+	struct strbuf known = STRBUF_INIT;
+	int ret;
+	for (int i = 0; languages[i]; i++)
+		strbuf_addf(&known, "%s%s", i ? ", " : "", languages[i]->name);
+	ret = fail(ld, k, "unknown language '%s' (known: %s)", k->type == YAML_SCALAR_NODE ? scalar(k) : "?", known.buf);
+	strbuf_release(&known);
+	return ret;
+}
+
+/* A YAML null: an empty plain scalar, ~ or null. */
+static bool is_null(const yaml_node_t *n)
+{
+	const char *s = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+	return s && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL"));
+}
+
+static int list_languages(struct loader *ld, yaml_node_t **v, const struct language **langs, yaml_node_t **nodes,
+			  yaml_node_t **keys)
 {
 	int n = 0;
 	if (!v[K_LANGUAGES]) {
 		langs[0] = v[K_SOURCE]->type == YAML_SCALAR_NODE ? language_of_file(scalar(v[K_SOURCE])) : NULL;
 		nodes[0] = NULL;
+		keys[0] = v[K_SOURCE];
 		if (!langs[0])
 			return fail(ld, v[K_SOURCE], "source must be a file name ending in .c or .py");
 		return 1;
@@ -856,13 +889,14 @@ static int list_languages(struct loader *ld, yaml_node_t **v, const struct langu
 		const struct language *l = k->type == YAML_SCALAR_NODE ? language_find(scalar(k)) : NULL;
 		yaml_node_t *val = yaml_document_get_node(&ld->doc, pr->value);
 		if (!l)
-			return fail(ld, k, "unknown language '%s' (known: c, python)", k->type == YAML_SCALAR_NODE ? scalar(k) : "?");
+			return unknown_language(ld, k);
 		for (int i = 0; i < n; i++)
 			if (langs[i] == l)
 				return fail(ld, k, "language '%s' is listed twice", l->name);
 		langs[n] = l;
-		/* `c:` alone (a null value) takes the problem as it is */
-		nodes[n++] = val->type == YAML_SCALAR_NODE && !*scalar(val) ? NULL : val;
+		keys[n] = k;
+		/* `c:` alone (a null value: nothing, ~ or null) takes the problem as it is */
+		nodes[n++] = is_null(val) ? NULL : val;
 	}
 	if (!n)
 		return fail(ld, v[K_LANGUAGES], "languages must name at least one language");
@@ -873,7 +907,7 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 {
 	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
 					    "equivalent_to", "languages", NULL };
-	yaml_node_t *v[K_COUNT], *nodes[8];
+	yaml_node_t *v[K_COUNT], *nodes[8], *lang_keys[8];
 	const struct language *langs[8];
 	struct problem *p = ld->p;
 	int n;
@@ -885,7 +919,7 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 	for (int i = 0; i < K_LANGUAGES; i++)
 		if (i != K_LIMITS && i != K_EQUIVALENT && require(ld, root, v[i], keys[i], "the problem") < 0)
 			return -1;
-	n = list_languages(ld, v, langs, nodes);
+	n = list_languages(ld, v, langs, nodes, lang_keys);
 	if (n < 0)
 		return -1;
 	p->variants = xcalloc((size_t)n, sizeof(*p->variants));
@@ -902,7 +936,7 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 			return -1;
 		var->nlanguages = n;
 		if (i && fabs(var->max_score - p->max_score) > 1e-6)
-			return fail(ld, v[K_LANGUAGES], "%s gives %g points in all, %s %g: a language may change sizes "
+			return fail(ld, lang_keys[i], "%s gives %g points in all, %s %g: a language may change sizes "
 				    "and limits but not the points", var->lang->name, var->max_score, p->lang->name,
 				    p->max_score);
 	}
@@ -1143,6 +1177,40 @@ int problem_nvariants(const struct problem *p)
 struct problem *problem_variant(struct problem *p, int k)
 {
 	return k ? &p->variants[k - 1] : p;
+}
+
+static bool same_limits(const struct limits *a, const struct limits *b)
+{
+	return a->cpu_ms == b->cpu_ms && a->cpu_factor == b->cpu_factor && a->cpu_floor_ms == b->cpu_floor_ms &&
+	       a->wall_ms == b->wall_ms && a->memory_mb == b->memory_mb && a->output_kb == b->output_kb;
+}
+
+static bool same_cases(const struct problem *a, const struct group *x, const struct problem *b, const struct group *y)
+{
+	if (x->ncases != y->ncases)
+		return false;
+	for (int k = 0; k < x->ncases; k++) {
+		const struct test_case *c = &a->cases[x->first_case + k], *d = &b->cases[y->first_case + k];
+		if (c->func != d->func)
+			return false;
+		for (int i = 0; i < a->funcs[c->func].ninputs; i++)
+			if (!value_equal(&c->args[i], &d->args[i]))
+				return false;
+	}
+	return true;
+}
+
+unsigned problem_group_differs(const struct problem *a, const struct problem *b, int g)
+{
+	const struct group *x = &a->groups[g], *y = &b->groups[g];
+	unsigned own = 0;
+	if (!same_limits(&x->limits, &y->limits))
+		own |= GROUP_OWN_LIMITS;
+	if (!same_cases(a, x, b, y))
+		own |= GROUP_OWN_CASES;
+	if (!x->hint != !y->hint || (x->hint && strcmp(x->hint, y->hint)))
+		own |= GROUP_OWN_HINT;
+	return own;
 }
 
 void problem_format_answer(struct strbuf *sb, const struct problem *p, int func, long long answer)

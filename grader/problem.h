@@ -124,6 +124,13 @@ unsigned problem_max_memory_mb(const struct problem *p);
 /* The name a test of function i calls in p's language ("P3_CanWin" for p3 in Python). */
 const char *problem_call_name(const struct problem *p, int i);
 
+/*
+ * How group g of variant b differs from group g of variant a (another
+ * language of the same problem): 0, or some of these bits.
+ */
+enum { GROUP_OWN_LIMITS = 1, GROUP_OWN_CASES = 2, GROUP_OWN_HINT = 4 };
+unsigned problem_group_differs(const struct problem *a, const struct problem *b, int g);
+
 /* Every variant of p (p itself first), for loops: for (k = 0; k < problem_nvariants(p); k++) problem_variant(p, k). */
 int problem_nvariants(const struct problem *p);
 struct problem *problem_variant(struct problem *p, int k);

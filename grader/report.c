@@ -104,6 +104,13 @@ int report_total_tests(const struct grade_result *r)
 	return n;
 }
 
+void report_title(struct strbuf *sb, const struct problem *p)
+{
+	strbuf_addstr(sb, p->title);
+	if (p->nlanguages > 1)
+		strbuf_addf(sb, " (%s)", p->lang->display);
+}
+
 char *report_source_path(const struct grade_result *r, const struct problem_result *pr)
 {
 	const char *dir = r->submission ? r->submission : ".";

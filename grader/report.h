@@ -81,6 +81,13 @@ struct report_tally {
 void report_tally(const struct problem_result *pr, int group, struct report_tally *out);
 int report_total_tests(const struct grade_result *r);
 
+/*
+ * A problem's title for people: "Partizan stone game", and when the problem
+ * accepts several languages the one graded, "Partizan stone game (Python
+ * 3.11.2)".  Trusted text (from the problem file).
+ */
+void report_title(struct strbuf *sb, const struct problem *p);
+
 /* The student's file as a path CI tools can point at: "mywork/p1.c" (no "./"). */
 char *report_source_path(const struct grade_result *r, const struct problem_result *pr);
 

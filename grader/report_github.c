@@ -74,32 +74,59 @@ static void command(FILE *out, const char *kind, const char *file, int line, int
 }
 
 /*
- * gcc's "DIR/p2.c:8:14: error: expected expression" lines: annotate them at
- * their line.  Returns how many it found.
+ * A compiler's line about src: gcc's "DIR/p2.c:8:14: error: expected
+ * expression", or the Python host's "p2.py, line 8, column 14: SyntaxError:
+ * ...".  Fills *ln, *col and *msg (inside line); false when it is neither.
  */
+static bool error_location(const char *line, const char *src, long *ln, long *col, const char **msg)
+{
+	const char *at = strstr(line, src);
+	size_t srcl = strlen(src);
+	char *end;
+
+	*col = 0;
+	if (!at || (at != line && at[-1] != '/'))
+		return false;
+	at += srcl;
+	if (*at == ':' && isdigit((unsigned char)at[1])) {
+		*ln = strtol(at + 1, &end, 10);
+		if (*end == ':' && isdigit((unsigned char)end[1]))
+			*col = strtol(end + 1, &end, 10);
+		if (strncmp(end, ": error: ", 9) && strncmp(end, ": fatal error: ", 15))
+			return false;
+		*msg = strstr(end, "error: ") + 7;
+		return true;
+	}
+	if (!strncmp(at, ", line ", 7) && isdigit((unsigned char)at[7])) {
+		*ln = strtol(at + 7, &end, 10);
+		if (!strncmp(end, ", column ", 9))
+			*col = strtol(end + 9, &end, 10);
+		if (strncmp(end, ": ", 2))
+			return false;
+		*msg = end + 2;
+		return true;
+	}
+	return false;
+}
+
+/* Annotate the compiler's error lines at their line and column.  Returns how many it found. */
 static int compiler_errors(FILE *out, const struct problem_result *pr, const char *file)
 {
 	const char *src = pr->source ? pr->source : pr->problem->source;
 	const char *s = pr->build_message;
-	size_t srcl = strlen(src);
 	int n = 0;
 
 	while (s && *s && n < COMPILER_ANNOTATIONS) {
 		size_t l = strcspn(s, "\n");
 		char *line = xstrndup(s, l);
-		char *at = strstr(line, src);
+		const char *msg;
+		long ln, col;
 		s += l + (s[l] == '\n');
-		if (at && (at == line || at[-1] == '/') && at[srcl] == ':' && isdigit((unsigned char)at[srcl + 1])) {
-			char *end;
-			long ln = strtol(at + srcl + 1, &end, 10), col = 0;
-			if (*end == ':' && isdigit((unsigned char)end[1]))
-				col = strtol(end + 1, &end, 10);
-			if (!strncmp(end, ": error: ", 9) || !strncmp(end, ": fatal error: ", 15)) {
-				char *title = xasprintf("%s does not compile", src);
-				command(out, "error", file, (int)ln, (int)col, title, strstr(end, "error: ") + 7);
-				free(title);
-				n++;
-			}
+		if (error_location(line, src, &ln, &col, &msg)) {
+			char *title = xasprintf("%s does not compile", src);
+			command(out, "error", file, (int)ln, (int)col, title, msg);
+			free(title);
+			n++;
 		}
 		free(line);
 	}
@@ -114,7 +141,9 @@ static void problem_commands(FILE *out, const struct grade_result *r, const stru
 	struct strbuf title = STRBUF_INIT, msg = STRBUF_INIT;
 	int annotated = 0, failed = 0, hidden_failed = 0;
 
-	strbuf_addf(&title, "%s %s: ", p->id, p->title);
+	strbuf_addf(&title, "%s ", p->id);
+	report_title(&title, p);
+	strbuf_addstr(&title, ": ");
 	text_score(&title, pr->score);
 	strbuf_addstr(&title, " / ");
 	text_score(&title, pr->max_score);

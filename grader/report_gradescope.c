@@ -104,7 +104,9 @@ static json_t *group_test(const struct problem_result *pr, int pi, int g, bool f
 	json_t *j = json_object(), *tags = json_array();
 
 	report_tally(pr, g, &tl);
-	strbuf_addf(&sb, "%s %s: %s", p->id, p->title, grp->name);
+	strbuf_addf(&sb, "%s ", p->id);
+	report_title(&sb, p);
+	strbuf_addf(&sb, ": %s", grp->name);
 	json_object_set_new(j, "name", text(sb.buf));
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%d.%d", pi + 1, g + 1);
@@ -137,7 +139,9 @@ static void overall_output(struct strbuf *sb, const struct grade_result *r)
 		const struct problem_result *pr = &r->problems[i];
 		struct report_tally tl;
 		report_tally(pr, -1, &tl);
-		strbuf_addf(sb, "%s %s: ", pr->problem->id, pr->problem->title);
+		strbuf_addf(sb, "%s ", pr->problem->id);
+		report_title(sb, pr->problem);
+		strbuf_addstr(sb, ": ");
 		text_score(sb, pr->score);
 		strbuf_addstr(sb, " / ");
 		text_score(sb, pr->max_score);

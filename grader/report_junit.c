@@ -182,6 +182,7 @@ static void testsuite(struct xw *x, const struct grade_result *r, const struct p
 	attrf(x, "time", "%.3f", tl.cpu_ms / 1000.0);
 	start(x, "properties");
 	property(x, "title", p->title);
+	property(x, "language", p->lang->display);
 	{
 		struct strbuf sb = STRBUF_INIT;
 		text_score(&sb, pr->score);

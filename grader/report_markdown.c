@@ -58,6 +58,14 @@ static void pre_text(struct strbuf *sb, const char *s, size_t max)
 	strbuf_release(&clean);
 }
 
+static void inline_title(struct strbuf *sb, const struct problem *p)
+{
+	struct strbuf t = STRBUF_INIT;
+	report_title(&t, p);
+	inline_text(sb, t.buf, 0);
+	strbuf_release(&t);
+}
+
 static void score(struct strbuf *sb, double s, double max)
 {
 	text_score(sb, s);
@@ -74,7 +82,7 @@ static void problem_details(struct strbuf *sb, const struct problem_result *pr, 
 	strbuf_addstr(sb, "<details><summary><b>");
 	inline_text(sb, p->id, 0);
 	strbuf_addch(sb, ' ');
-	inline_text(sb, p->title, 0);
+	inline_title(sb, p);
 	strbuf_addstr(sb, "</b>: ");
 	score(sb, pr->score, pr->max_score);
 	strbuf_addstr(sb, "</summary>\n\n");
@@ -160,7 +168,7 @@ int report_markdown(FILE *out, const struct grade_result *r, const struct report
 		strbuf_addf(&sb, "| %s | ", tl.passed == tl.tests ? "✅" : "❌");
 		inline_text(&sb, pr->problem->id, 0);
 		strbuf_addch(&sb, ' ');
-		inline_text(&sb, pr->problem->title, 0);
+		inline_title(&sb, pr->problem);
 		strbuf_addstr(&sb, " | ");
 		score(&sb, pr->score, pr->max_score);
 		if (pr->build_verdict != V_CORRECT)

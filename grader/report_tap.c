@@ -135,7 +135,12 @@ int report_tap(FILE *out, const struct grade_result *r, const struct report_opti
 		strbuf_addstr(&sb, "# ");
 		description(&sb, p->id);
 		strbuf_addch(&sb, ' ');
-		description(&sb, p->title);
+		{
+			struct strbuf t = STRBUF_INIT;
+			report_title(&t, p);
+			description(&sb, t.buf);
+			strbuf_release(&t);
+		}
 		strbuf_addstr(&sb, ": ");
 		text_score(&sb, pr->score);
 		strbuf_addstr(&sb, " / ");

@@ -22,6 +22,15 @@ void value_copy(struct value *dst, const struct value *src)
 	}
 }
 
+bool value_equal(const struct value *a, const struct value *b)
+{
+	if (a->type != b->type)
+		return false;
+	if (a->type != VT_INT_ARRAY)
+		return a->i == b->i;
+	return a->len == b->len && (!a->len || !memcmp(a->arr, b->arr, a->len * sizeof(int)));
+}
+
 const char *value_type_name(enum value_type t)
 {
 	switch (t) {

@@ -29,6 +29,8 @@ struct value {
 
 void value_release(struct value *v);
 void value_copy(struct value *dst, const struct value *src);
+/* Same type, same integer or same array elements. */
+bool value_equal(const struct value *a, const struct value *b);
 const char *value_type_name(enum value_type t);
 
 /* Does the integer fit the C type?  (bool accepts only 0 and 1.) */

@@ -6,10 +6,16 @@
 #       the same with 1 case (start-up, compilation, first runner), per case;
 #   (b) the whole reference graded, compilation included, answers cached;
 #   (c) (a) and (b) with the sandbox's isolation switched off
-#       (GRADER_NO_SECCOMP=1 GRADER_NO_NAMESPACES=1): what the sandbox costs.
+#       (GRADER_NO_SECCOMP=1 GRADER_NO_NAMESPACES=1): what the sandbox costs;
+#   (d) for Python: (a) with the function written in Python, next to the fork
+#       floor of the same warm interpreter (tools/bench-pyfloor.py: import
+#       once, fork per call, no sandbox) and next to a per-test harness
+#       (`python3 -c 'import bench; print(bench.ident(7))'` per test), as
+#       ratios of figures measured in the same run.
 # Each figure is the median wall time of several runs (hyperfine when installed,
 # else 3 runs; the reference answers are cached beforehand).  Uses bin/grader, the optimised build.
-# $GRADER overrides the grader, $BENCH_RUNS the number of runs.
+# $GRADER overrides the grader, $BENCH_RUNS the number of runs, BENCH_ONLY=c or
+# BENCH_ONLY=python runs only that part.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
@@ -58,6 +64,17 @@ long long ident(long long x) { return x; }
 EOF
 cp "$TMP/ref/bench.c" "$TMP/sub/bench.c"
 
+# ---- the same in Python: def ident(x), graded by the embedded interpreter ----
+PYTHON=/usr/bin/python3 # the interpreter the grader embeds (Debian's), not the first on PATH
+for n in many one; do
+	mkdir -p "$TMP/py-problems-$n"
+	sed -e 's/^source: bench.c/source: bench.py/' "$TMP/problems-$n/bench.yaml" >"$TMP/py-problems-$n/bench.yaml"
+	printf 'languages:\n  python:\n' >>"$TMP/py-problems-$n/bench.yaml"
+done
+mkdir -p "$TMP/py-ref" "$TMP/py-sub"
+printf 'def ident(x):\n    return x\n' >"$TMP/py-ref/bench.py"
+cp "$TMP/py-ref/bench.py" "$TMP/py-sub/bench.py"
+
 # median_us CMD...: the median wall time of CMD in microseconds (its output discarded)
 median_us() {
 	if [ -n "$HYPERFINE" ]; then
@@ -92,15 +109,34 @@ code() {
 	echo $?
 }
 
-overhead() { # overhead JOBS
-	many=$(median_us "$GRADER" --cache "$CACHE" --problems "$TMP/problems-many" --reference "$TMP/ref" -j "$1" \
-		--only bench "$TMP/sub")
-	one=$(median_us "$GRADER" --cache "$CACHE" --problems "$TMP/problems-one" --reference "$TMP/ref" -j "$1" \
-		--only bench "$TMP/sub")
-	rc=$(code "$GRADER" --cache "$CACHE" --problems "$TMP/problems-many" --reference "$TMP/ref" -j "$1" "$TMP/sub")
-	awk -v j="$1" -v m="$many" -v o="$one" -v n="$CASES" -v rc="$rc" 'BEGIN {
-		printf "  -j %s: %d cases %.2f s, 1 case %.2f s  ->  %.0f us per case%s\n", j, n, m / 1e6, o / 1e6,
-			(m - o) / (n - 1), rc == 0 ? "" : "   (exit code " rc ": not all correct!)" }'
+overhead() { # overhead JOBS [py-]: prints a line; $per_case is the figure in microseconds
+	many=$(median_us "$GRADER" --cache "$CACHE" --problems "$TMP/${2:-}problems-many" --reference "$TMP/${2:-}ref" \
+		-j "$1" --only bench "$TMP/${2:-}sub")
+	one=$(median_us "$GRADER" --cache "$CACHE" --problems "$TMP/${2:-}problems-one" --reference "$TMP/${2:-}ref" \
+		-j "$1" --only bench "$TMP/${2:-}sub")
+	rc=$(code "$GRADER" --cache "$CACHE" --problems "$TMP/${2:-}problems-many" --reference "$TMP/${2:-}ref" -j "$1" \
+		"$TMP/${2:-}sub")
+	per_case=$(awk -v m="$many" -v o="$one" -v n="$CASES" 'BEGIN { printf "%.0f", (m - o) / (n - 1) }')
+	awk -v j="$1" -v m="$many" -v o="$one" -v n="$CASES" -v p="$per_case" -v rc="$rc" 'BEGIN {
+		printf "  -j %s: %d cases %.2f s, 1 case %.2f s  ->  %d us per case%s\n", j, n, m / 1e6, o / 1e6,
+			p, rc == 0 ? "" : "   (exit code " rc ": not all correct!)" }'
+}
+
+# python_floor: the median of BENCH_RUNS fork-floor runs over CASES calls, in microseconds per call
+python_floor() {
+	i=0
+	while [ "$i" -lt "$BENCH_RUNS" ]; do
+		"$PYTHON" "$REPO/tools/bench-pyfloor.py" "$TMP/py-sub" bench ident "$CASES"
+		i=$((i + 1))
+	done | sort -n | awk -v n="$CASES" '{ v[NR] = $1 } END { printf "%.0f", v[int((NR + 1) / 2)] / n }'
+}
+
+# python_harness: a fresh interpreter per test, HARNESS_TESTS of them; the median per test in microseconds
+HARNESS_TESTS=100
+python_harness() {
+	us=$(median_us sh -c "cd '$TMP/py-sub' && i=0 && while [ \$i -lt $HARNESS_TESTS ]; do
+		'$PYTHON' -c 'import bench; print(bench.ident(7))' >/dev/null; i=\$((i + 1)); done")
+	awk -v us="$us" -v n="$HARNESS_TESTS" 'BEGIN { printf "%.0f", us / n }'
 }
 
 whole() { # whole JOBS: median wall time of grading reference/
@@ -120,7 +156,9 @@ fi
 "$GRADER" --cache "$CACHE" --problems "$TMP/problems-many" --reference "$TMP/ref" "$TMP/sub" >/dev/null 2>&1
 "$GRADER" --cache "$CACHE" --problems "$TMP/problems-one" --reference "$TMP/ref" "$TMP/sub" >/dev/null 2>&1
 
-for mode in on off; do
+modes="on off"
+[ "${BENCH_ONLY:-}" = python ] && modes=""
+for mode in $modes; do
 	if [ "$mode" = on ]; then
 		ENV_PREFIX=""
 	else
@@ -146,3 +184,22 @@ for mode in on off; do
 				(a - b) * 100 / b, (c - d) * 100 / d }'
 	fi
 done
+
+[ "${BENCH_ONLY:-}" = c ] && exit 0
+echo
+echo "== Python ($("$PYTHON" --version 2>&1), sandbox isolation on)"
+"$GRADER" --cache "$CACHE" --problems "$TMP/py-problems-many" --reference "$TMP/py-ref" "$TMP/py-sub" >/dev/null 2>&1
+"$GRADER" --cache "$CACHE" --problems "$TMP/py-problems-one" --reference "$TMP/py-ref" "$TMP/py-sub" >/dev/null 2>&1
+ENV_PREFIX=""
+echo "(d) the grader's overhead per test case (a Python function returning its argument)"
+overhead 1 py-
+py_j1=$per_case
+overhead 2 py-
+py_j2=$per_case
+floor=$(python_floor)
+harness=$(python_harness)
+echo "  fork floor of the same warm interpreter (fork, call, pipe, exit, wait; no sandbox): $floor us per call"
+echo "  per-test harness (python3 -c 'import bench; print(bench.ident(7))'): $harness us per test"
+awk -v a="$py_j1" -v b="$py_j2" -v f="$floor" -v h="$harness" 'BEGIN {
+	printf "  grader / fork floor: %.2fx at -j 1 (target <= 2x), %.2fx at -j 2\n", a / f, b / f
+	printf "  per-test harness / grader: %.0fx at -j 1, %.0fx at -j 2 (target >= 20x)\n", h / a, h / b }'

@@ -8,7 +8,7 @@
 #   Makefile grader/ tools/    the grader's sources (tools: deps.sh, embed.sh)
 #   problems/*.yaml            made by `grader pack`: public groups only, every
 #                              answer written out, absolute CPU limits
-#   student_template/          the template and the student guide
+#   student_template/          the template, the Python skeletons (python/) and the student guide
 #   .github/workflows/grade.yml + .github/grade.sh   grading on every push
 #   .gitlab-ci.yml             the same for GitLab
 #   Dockerfile .devcontainer/  the grader in a Debian container (macOS, Docker)
@@ -41,8 +41,9 @@ cp grader/*.c grader/*.h "$root/grader/"
 cp grader/cmd/*.c grader/cmd/*.h "$root/grader/cmd/"
 cp grader/runtime/*.c grader/runtime/*.h "$root/grader/runtime/"
 cp tools/deps.sh tools/embed.sh "$root/tools/"
-mkdir "$root/student_template"
+mkdir -p "$root/student_template/python"
 cp student_template/*.c student_template/README.md "$root/student_template/"
+cp student_template/python/*.py "$root/student_template/python/"
 cp dist/student-pack/README.md "$root/README.md"
 cp dist/student-pack/Dockerfile "$root/Dockerfile"
 mkdir -p "$root/.devcontainer"
@@ -60,16 +61,19 @@ else
 	"$grader" pack "$root/problems"
 fi
 
-# belt and braces: no file of the pack may be a reference solution
-for ref in reference/*; do
-	[ -f "$ref" ] || continue
+# belt and braces: no file of the pack may be a reference solution (of any
+# language); the loops run in pipelines' subshells, so they report and the
+# script decides
+leaks=$(find reference -type f | while IFS= read -r ref; do
 	find "$root" -type f | while IFS= read -r f; do
-		if cmp -s "$ref" "$f"; then
-			echo "pack: $f is a copy of $ref: refusing to pack it" >&2
-			exit 1
-		fi
+		if cmp -s "$ref" "$f"; then echo "$f is a copy of $ref"; fi
 	done
-done
+done)
+if [ -n "$leaks" ]; then
+	echo "pack: refusing to pack reference solutions:" >&2
+	echo "$leaks" | sed 's/^/pack:   /' >&2
+	exit 1
+fi
 
 epoch=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 mkdir -p "$(dirname "$out")"

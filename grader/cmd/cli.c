@@ -12,12 +12,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "interrupt.h"
+#include "reference.h"
 #include "version.h"
 
 static const char usage_text[] =
 	"usage: grader [grade] [options] [SUBMISSION_DIR]   grade a submission (default: student_template/)\n"
 	"       grader selftest [options]                  check the reference and the problem files\n"
-	"       grader list [options]                      list the problems and their tests\n"
+	"       grader list [--sources] [options]          list the problems and their tests (--sources: only\n"
+	"                                                  the file names a submission may hold, one a line)\n"
 	"       grader batch SUBMISSIONS -o OUTDIR [--resume] [--shard I/N]   grade a class\n"
 	"                                                  (subdirectories, .zip and .tar.gz; docs/batch.md)\n"
 	"       grader merge OUTDIR... -o MERGED           merge the outputs of batch shards\n"
@@ -81,7 +84,7 @@ char *cli_default_dir(const char *name)
 
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
-	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD
+	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES
 };
 
 static const struct option longopts[] = {
@@ -98,6 +101,7 @@ static const struct option longopts[] = {
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
 	{ "resume", no_argument, NULL, OPT_RESUME },
+	{ "sources", no_argument, NULL, OPT_SOURCES },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -191,6 +195,9 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		return 0;
 	case OPT_COLOR:
 		return parse_color(cli, arg);
+	case OPT_SOURCES:
+		cli->sources = true;
+		return 0;
 	case OPT_RESUME:
 		cli->resume = true;
 		return 0;
@@ -281,6 +288,25 @@ void cli_warn_isolation(enum sandbox_use use)
 	if (sb.len)
 		warning("%s", sb.buf);
 	strbuf_release(&sb);
+}
+
+int cli_start_engine(const struct cli *cli, struct problem_set *set, struct engine *e)
+{
+	struct engine_options opts;
+	struct strbuf err = STRBUF_INIT;
+	bool usage = false;
+	int ret = 0;
+
+	cli_engine_options(cli, &opts, set);
+	cli_warn_isolation(SANDBOX_OWN_CODE);
+	if (engine_init(e, &opts, &err, &usage) < 0)
+		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+	else if (reference_load(e, &err) < 0)
+		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
+	if (ret)
+		error("%s", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 /* GitHub Actions: the Markdown summary goes to $GITHUB_STEP_SUMMARY along with the annotations. */

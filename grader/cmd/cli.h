@@ -24,7 +24,7 @@ struct cli {
 		const char *file; /* NULL: stdout */
 	} formats[CLI_MAX_FORMATS];
 	int nformats;
-	bool show_hidden, verbose, help, version, resume;
+	bool show_hidden, verbose, help, version, resume, sources;
 	int color;               /* -1 auto, 0 never, 1 always */
 	int shard_index, shard_count;
 	char **args;             /* operands after the options */
@@ -41,6 +41,13 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 int cli_write_reports(const struct cli *cli, const struct grade_result *r);
 /* Say once, on stderr, what the sandbox cannot enforce here for this use. */
 void cli_warn_isolation(enum sandbox_use use);
+/*
+ * An engine for a command on one's own code (grade, selftest, pack): the
+ * options from the command line, the isolation note, engine_init and the
+ * reference's answers.  0, or the exit code to return (the reason printed).
+ * engine_release(e) is due either way.
+ */
+int cli_start_engine(const struct cli *cli, struct problem_set *set, struct engine *e);
 
 int cmd_selftest(struct cli *cli);
 int cmd_batch(struct cli *cli);

@@ -23,12 +23,11 @@
 static int cmd_grade(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
-	struct engine_options opts;
 	struct engine e;
 	struct grade_result r;
 	struct strbuf err = STRBUF_INIT;
 	char *submission;
-	bool usage = false, have_engine = false, have_result = false;
+	bool have_engine = false, have_result = false;
 	int ret = GRADER_EXIT_INTERNAL;
 
 	if (cli->nargs > 1) {
@@ -45,15 +44,11 @@ static int cmd_grade(struct cli *cli)
 		ret = GRADER_EXIT_USAGE;
 		goto cleanup;
 	}
-	cli_engine_options(cli, &opts, &set);
-	cli_warn_isolation(SANDBOX_OWN_CODE);
 	have_engine = true; /* engine_release undoes a partial engine_init too */
-	if (engine_init(&e, &opts, &err, &usage) < 0) {
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+	ret = cli_start_engine(cli, &set, &e);
+	if (ret)
 		goto cleanup;
-	}
-	if (reference_load(&e, &err) < 0 || engine_grade(&e, submission, &r, &err) < 0) {
+	if (engine_grade(&e, submission, &r, &err) < 0) {
 		error("%s", err.buf);
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
 		goto cleanup;
@@ -107,9 +102,11 @@ static void list_languages(const struct problem *p)
 	}
 }
 
-static void list_group(const struct group *gr)
+/* `list`: one group as variant p has it; lead says whose ("group" or a language). */
+static void list_group(const struct problem *p, int g, const char *lead)
 {
-	printf("    group %-14s %-6s %-14s %4d tests  %g point%s%s  cpu ", gr->name, visibility_name(gr->visibility),
+	const struct group *gr = &p->groups[g];
+	printf("    %-5s %-14s %-6s %-14s %4d tests  %g point%s%s  cpu ", lead, gr->name, visibility_name(gr->visibility),
 	       scoring_name(gr->scoring), gr->ncases, gr->points, gr->points == 1 ? "" : "s",
 	       gr->scoring == SCORE_SUM ? " each" : "");
 	if (gr->limits.cpu_factor)
@@ -119,12 +116,34 @@ static void list_group(const struct group *gr)
 	printf(", memory %u MiB\n", gr->limits.memory_mb);
 }
 
+/* `list`: a group, then the languages in which it differs (other cases, limits or hint). */
+static void list_groups(const struct problem *p)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		list_group(p, g, "group");
+		for (int v = 1; v < problem_nvariants(p); v++) {
+			const struct problem *q = problem_variant((struct problem *)p, v);
+			unsigned own = problem_group_differs(p, q, g);
+			if (!own)
+				continue;
+			printf("      in %s: its own%s%s%s\n", q->lang->display, own & GROUP_OWN_CASES ? " cases" : "",
+			       own & GROUP_OWN_LIMITS ? (own & GROUP_OWN_CASES ? ", limits" : " limits") : "",
+			       own & GROUP_OWN_HINT ? (own & ~GROUP_OWN_HINT ? ", hint" : " hint") : "");
+			if (own & ~GROUP_OWN_HINT)
+				list_group(q, g, "");
+		}
+	}
+}
+
 static int cmd_list(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
 	if (cli_load_problems(cli, &set) < 0)
 		return GRADER_EXIT_USAGE;
-	for (int i = 0; i < set.nproblems; i++) {
+	for (int i = 0; i < set.nproblems && cli->sources; i++)
+		for (int v = 0; v < problem_nvariants(&set.problems[i]); v++)
+			printf("%s\n", problem_variant(&set.problems[i], v)->source);
+	for (int i = 0; i < set.nproblems && !cli->sources; i++) {
 		const struct problem *p = &set.problems[i];
 		printf("%s  %s  (%s, %g points, %d tests)\n", p->id, p->title, p->source, p->max_score, p->ncases);
 		for (int f = 0; f < p->nfuncs; f++) {
@@ -135,8 +154,7 @@ static int cmd_list(struct cli *cli)
 		}
 		if (problem_nvariants(p) > 1)
 			list_languages(p);
-		for (int g = 0; g < p->ngroups; g++)
-			list_group(&p->groups[g]);
+		list_groups(p);
 	}
 	problem_set_release(&set);
 	return fflush(stdout) ? GRADER_EXIT_INTERNAL : GRADER_EXIT_OK;

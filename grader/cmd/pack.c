@@ -23,10 +23,9 @@ static bool same_dir(const char *a, const char *b)
 int cmd_pack(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
-	struct engine_options opts;
 	struct engine e;
 	struct strbuf err = STRBUF_INIT;
-	bool usage = false, have_engine = false;
+	bool have_engine = false;
 	const char *dir;
 	int ret = GRADER_EXIT_INTERNAL, written = 0;
 
@@ -48,19 +47,11 @@ int cmd_pack(struct cli *cli)
 		ret = GRADER_EXIT_USAGE;
 		goto cleanup;
 	}
-	cli_engine_options(cli, &opts, &set);
-	cli_warn_isolation(SANDBOX_OWN_CODE);
-	if (engine_init(&e, &opts, &err, &usage) < 0) {
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+	have_engine = true; /* engine_release undoes a partial engine_init too */
+	ret = cli_start_engine(cli, &set, &e);
+	if (ret)
 		goto cleanup;
-	}
-	have_engine = true;
-	if (reference_load(&e, &err) < 0) {
-		error("%s", err.buf);
-		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
-		goto cleanup;
-	}
+	ret = GRADER_EXIT_INTERNAL;
 	for (int i = 0; i < e.nids; i++) {
 		int rc = pack_problem(&e, i, dir, &err);
 		if (rc < 0) {

@@ -183,26 +183,15 @@ static int check_agreements(struct cli *cli, struct engine *e)
 int cmd_selftest(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
-	struct engine_options opts;
 	struct engine e;
-	struct strbuf err = STRBUF_INIT;
-	bool usage = false;
 	int bad = 0, ret = GRADER_EXIT_INTERNAL;
 
 	if (cli_load_problems(cli, &set) < 0)
 		return GRADER_EXIT_USAGE;
 	printf("ok   %d problem files load\n", set.nproblems);
-	cli_engine_options(cli, &opts, &set);
-	cli_warn_isolation(SANDBOX_OWN_CODE);
-	if (engine_init(&e, &opts, &err, &usage) < 0) {
-		error("%s", err.buf);
-		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
+	ret = cli_start_engine(cli, &set, &e);
+	if (ret)
 		goto cleanup;
-	}
-	if (reference_load(&e, &err) < 0) {
-		error("%s", err.buf);
-		goto cleanup;
-	}
 	for (int i = 0; i < e.nproblems; i++)
 		if (e.ref[i].failure) {
 			printf("FAIL %s\n", e.ref[i].failure);
@@ -221,6 +210,5 @@ int cmd_selftest(struct cli *cli)
 cleanup:
 	engine_release(&e);
 	problem_set_release(&set);
-	strbuf_release(&err);
 	return ret;
 }

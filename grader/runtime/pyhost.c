@@ -59,9 +59,10 @@
 /* Standard library modules a solution may import: read before the filter. */
 static const char *const preload[] = {
 	"functools", "itertools", "collections", "collections.abc", "math", "cmath", "heapq", "bisect",
-	"operator", "copy", "random", "re", "string", "array", "decimal", "fractions", "statistics",
-	"numbers", "typing", "dataclasses", "enum", "types", "abc", "time", "io", "struct", "weakref",
-	"contextlib", "keyword", "queue", "warnings", "sys", "os", "gc", NULL,
+	"operator", "copy", "copyreg", "random", "re", "string", "textwrap", "array", "decimal", "fractions",
+	"statistics", "numbers", "typing", "dataclasses", "enum", "types", "abc", "time", "datetime", "calendar",
+	"io", "struct", "weakref", "contextlib", "keyword", "queue", "warnings", "sys", "os", "gc", "signal",
+	"threading", "pprint", "json", "graphlib", "traceback", "linecache", "inspect", "dis", NULL,
 };
 
 /* Modules whose import is itself a forbidden operation. */
@@ -207,10 +208,10 @@ static int audit_import(PyObject *args)
 	if (PySys_GetObject("builtin_module_names") &&
 	    PySequence_Contains(PySys_GetObject("builtin_module_names"), PyTuple_GetItem(args, 0)) == 1)
 		return 0;
-	PyErr_Format(PyExc_ImportError, "module '%s' cannot be imported while grading: only these standard "
-		     "library modules can (preloaded): functools, itertools, collections, math, heapq, bisect, "
-		     "operator, copy, random, re, string, array, decimal, fractions, statistics, typing, "
-		     "dataclasses, enum, time, ...", name);
+	PyErr_Format(PyExc_ImportError, "module '%s' cannot be imported while grading: only the standard "
+		     "library modules loaded before the tests can (functools, itertools, collections, math, heapq, "
+		     "bisect, operator, copy, random, re, string, array, decimal, fractions, statistics, typing, "
+		     "dataclasses, enum, time, datetime, signal, json and a few more; see the student guide)", name);
 	return -1;
 }
 
@@ -493,7 +494,8 @@ static int parse_function(const char *spec, int i)
 
 /*
  * --check SOURCE NAME: compile the file as Python 3 and say what does not
- * parse, the way a compiler would (NAME:LINE:COLUMN: SyntaxError: ...).
+ * parse, as Python words it ("NAME, line L, column C: SyntaxError: ...",
+ * the line, a caret under the column).
  */
 static int check_syntax(const char *path, const char *name)
 {
@@ -526,7 +528,8 @@ static int check_syntax(const char *path, const char *name)
 		text = utf8_of(t);
 		PyErr_Clear();
 	}
-	fprintf(stdout, "%s:%ld:%ld: %s: %s\n", name, line, col, type ? ((PyTypeObject *)type)->tp_name : "SyntaxError",
+	fprintf(stdout, "%s, line %ld, column %ld: %s: %s\n", name, line, col,
+		type ? ((PyTypeObject *)type)->tp_name : "SyntaxError",
 		msg ? msg : "invalid syntax");
 	if (text) {
 		size_t n = strcspn(text, "\r\n");

@@ -26,6 +26,10 @@ def correct():
     return {n: read(os.path.join(REF, n)) for n in ("sum.c", "parity.c")}
 
 
+def correct_python():
+    return {n: read(os.path.join(REF, "python", n)) for n in ("sum.py", "parity.py")}
+
+
 def folder(cls, name, files):
     d = os.path.join(cls, name)
     os.makedirs(d)
@@ -84,7 +88,15 @@ def main():
     ok = correct()
     fix = lambda kind, n: read(os.path.join(FIX, kind, n))
 
+    py = correct_python()
     folder(cls, "alice", ok)                                         # correct
+    folder(cls, "pablo", py)                                         # correct, in Python
+    folder(cls, "pat", {"sum.py": py["sum.py"], "parity.c": ok["parity.c"]})  # one file in each language
+    folder(cls, "polly", {"sum.c": ok["sum.c"], "sum.py": py["sum.py"], "parity.py": py["parity.py"]})  # sum twice
+    # priya.zip: Python in a zipped folder, parity wrong (odd numbers "even")
+    with zipfile.ZipFile(os.path.join(cls, "priya.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("priya/sum.py", py["sum.py"])
+        z.writestr("priya/parity.py", b"def isEven(n):\n    return n % 2 == 1\n")
     folder(cls, "bob", {n: fix("wrong", n) for n in ok})             # wrong answers
     folder(cls, "carol", {"sum.c": fix("compile-error", "sum.c"), "parity.c": ok["parity.c"]})
     folder(cls, "dave", {"sum.c": ok["sum.c"]})                      # parity.c missing

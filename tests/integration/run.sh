@@ -122,6 +122,15 @@ check "reference: a second run uses the cache (no 'computing the reference answe
 	"$1" --cache "$2" --only p4 --format json -o /dev/null reference 2>"$3/cached.err"; [ $? = 0 ] &&
 	! grep -q "computing the reference" "$3/cached.err"' sh "$GRADER" "$CACHE" "$TMP"
 
+# ---- the Python reference (reference/python/): full marks too ----
+grade reference-python reference/python
+check "python reference: exit 0 (got $(rc reference-python))" [ "$(rc reference-python)" = 0 ]
+check "python reference: full marks, every problem in Python" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(not (abs(r["score"] - r["max_score"]) < 1e-6 and r["max_score"] > 0 and
+              all(p["language"] == "python" and p["build"] == "correct" for p in r["problems"])))' "$TMP/reference-python.json"
+
 # ---- selftest and list ----
 "$GRADER" selftest --cache "$CACHE" >"$TMP/selftest.out" 2>&1
 code=$?
@@ -134,6 +143,23 @@ check "list: exit 0 (got $code)" [ "$code" = 0 ]
 check "list: names every problem and the required signatures" sh -c '
 	for w in p1 p2 p3 p4 p4_dp "bool AcanWin(int n)" "bool canWin(long long k, long long n)" \
 		"long long f(const int *L, int n)"; do grep -qF -- "$w" "$1" || exit 1; done' sh "$TMP/list.out"
+check "list: names the Python calls (p3.py: P3_CanWin(n), p4.py: f(L))" sh -c '
+	grep -q "Python 3[.0-9]* *p3.py: P3_CanWin(n)$" "$1" && grep -q "Python 3[.0-9]* *p4.py: f(L)$" "$1"' \
+	sh "$TMP/list.out"
+# p3.yaml gives Python its own cases and hint for large and its own hint for course
+check "list: says which groups differ in Python (p3: course hint; large cases and hint)" python3 -c '
+import re, sys
+text = open(sys.argv[1]).read()
+p3 = text[text.index("p3  "):text.index("p4  ")]
+course = p3[p3.index("group course"):p3.index("group small")]
+large = p3[p3.index("group large"):]
+medium = p3[p3.index("group medium"):p3.index("group large")]
+sys.exit(not (re.search(r"in Python 3[.0-9]*: its own hint\n", course) and
+              re.search(r"in Python 3[.0-9]*: its own cases, hint\n", large) and "in Python" not in medium))' "$TMP/list.out"
+"$GRADER" list --sources >"$TMP/sources.out" 2>&1
+check "list --sources: the ten file names, one a line" sh -c '
+	[ "$(sort "$1" | tr "\n" " ")" = "p1.c p1.py p2.c p2.py p3.c p3.py p4.c p4.py p4_dp.c p4_dp.py " ]' \
+	sh "$TMP/sources.out"
 
 # ---- the untouched template: a clear report, exit 1 ----
 grade template "$REPO/student_template"
@@ -176,7 +202,7 @@ for fx in "$FIXTURES"/*/; do
 	args=$(python3 "$EXPECT" --args "$fx/EXPECTED")
 	eval "grade fx-$name \"\$sub\" $args"
 	python3 "$EXPECT" "$name" "$fx/EXPECTED" "$TMP/fx-$name.json" "$TMP/fx-$name.txt" "$(rc "fx-$name")" \
-		"$TMP/fx-$name.err" "$TMP/reference.json" >"$TMP/fx-$name.checks" 2>&1
+		"$TMP/fx-$name.err" "$TMP/reference.json:$TMP/reference-python.json" >"$TMP/fx-$name.checks" 2>&1
 	tally "$TMP/fx-$name.checks"
 done
 

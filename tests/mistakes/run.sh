@@ -36,17 +36,21 @@ if [ ! -x "$GRADER" ]; then
 	exit 1
 fi
 
-# The reference: fills the cache and lists the tests every report must list.
-"$GRADER" --cache "$CACHE" --format json -o "$TMP/reference.json" reference >/dev/null 2>"$TMP/reference.err"
-code=$?
-if [ "$code" = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/reference.json" 2>/dev/null; then
-	echo "ok - the reference grades (exit 0)"
-	passed=$((passed + 1))
-else
-	echo "not ok - the reference grades (exit $code: $(tail -c 300 "$TMP/reference.err"))"
-	echo "$passed passed, $((failed + 1)) failed"
-	exit 1
-fi
+# The references (C, then Python): fill the cache and list the tests every report must list.
+for lang in c python; do
+	dir=reference
+	[ $lang = python ] && dir=reference/python
+	"$GRADER" --cache "$CACHE" --format json -o "$TMP/reference-$lang.json" $dir >/dev/null 2>"$TMP/reference.err"
+	code=$?
+	if [ "$code" = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/reference-$lang.json" 2>/dev/null; then
+		echo "ok - the $lang reference grades (exit 0)"
+		passed=$((passed + 1))
+	else
+		echo "not ok - the $lang reference grades (exit $code: $(tail -c 300 "$TMP/reference.err"))"
+		echo "$passed passed, $((failed + 1)) failed"
+		exit 1
+	fi
+done
 
 for dir in tests/mistakes/*/; do
 	dir=${dir%/}
@@ -62,7 +66,7 @@ for dir in tests/mistakes/*/; do
 		--format \"text:\$TMP/\$name.txt\" $args \"\$sub\"" >/dev/null 2>"$TMP/$name.err"
 	code=$?
 	python3 "$EXPECT" "$name" "$dir/EXPECTED" "$TMP/$name.json" "$TMP/$name.txt" "$code" "$TMP/$name.err" \
-		"$TMP/reference.json" >"$TMP/$name.checks" 2>&1
+		"$TMP/reference-c.json:$TMP/reference-python.json" >"$TMP/$name.checks" 2>&1
 	tally "$TMP/$name.checks"
 done
 

@@ -3,7 +3,8 @@
 # (an empty temporary directory), checked for leaks, built and used.
 #
 #   - tools/pack.sh makes the tarball (with $GRADER running `grader pack`);
-#   - it holds no reference/ and no line distinctive of reference/*.c;
+#   - it holds no reference/ and no line distinctive of reference/*.c or
+#     reference/python/*.py; tools/pack.sh refuses to pack a reference file;
 #   - its problem files hold no hidden group and none of the hidden tests'
 #     inputs or long values (taken from an instructor view of the real
 #     problems), yet every public test with its name, and need no reference;
@@ -53,7 +54,7 @@ root=$1
 
 missing=""
 for f in README.md Makefile grader/cmd/main.c grader/runtime/runtime.c tools/deps.sh tools/embed.sh \
-	student_template/README.md student_template/p1.c .github/workflows/grade.yml .github/grade.sh .gitlab-ci.yml \
+	student_template/README.md student_template/p1.c student_template/python/P3.py .github/workflows/grade.yml .github/grade.sh .gitlab-ci.yml \
 	Dockerfile .devcontainer/devcontainer.json; do
 	[ -f "$root/$f" ] || missing="$missing $f"
 done
@@ -90,10 +91,10 @@ fi
 # every reference line of 20+ characters that no file the pack may hold
 # (the template, the grader's sources, the tools) shares; lines compared
 # whole, leading and trailing blanks ignored
-cat student_template/*.c grader/*.c grader/*.h grader/cmd/* grader/runtime/* tools/*.sh Makefile |
+cat student_template/*.c student_template/python/*.py grader/*.c grader/*.h grader/cmd/* grader/runtime/* tools/*.sh Makefile |
 	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/shipped.lines"
 find "$root" -type f -exec cat {} + | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/pack.lines"
-for ref in reference/*.c; do
+for ref in reference/*.c reference/python/*.py; do
 	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' "$ref" | awk 'length >= 20' | sort -u >"$tmp/ref.lines"
 	comm -23 "$tmp/ref.lines" "$tmp/shipped.lines" >"$tmp/distinct.lines"
 	n=$(wc -l <"$tmp/distinct.lines")
@@ -202,6 +203,28 @@ else
 	fail "the reference as a submission: exit $rc"
 fi
 
+# the Python reference too, graded by the pack's own problem files (the Python
+# parts of them): full marks, exit 0
+mkdir "$tmp/solution-py"
+cp reference/python/*.py "$tmp/solution-py/"
+(cd "$root" && bin/grader --no-cache "$tmp/solution-py" >"$tmp/solution-py.txt" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 0 ] && grep -Eq '^Total: ([0-9.]+) / \1  ' "$tmp/solution-py.txt" && grep -q '(Python ' "$tmp/solution-py.txt"; then
+	ok "the Python reference as a submission: full marks, exit 0 ($(grep '^Total:' "$tmp/solution-py.txt"))"
+else
+	cp "$tmp/solution-py.txt" "$tmp/last.err"
+	fail "the Python reference as a submission: exit $rc"
+fi
+# the course's skeletons, unsolved: a report, exit 1, what their self-tests printed shown
+(cd "$root" && bin/grader --no-cache student_template/python >"$tmp/skeleton.txt" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q '^Total: ' "$tmp/skeleton.txt" && grep -q 'printed while starting' "$tmp/skeleton.txt"; then
+	ok "the Python skeletons: exit 1, a complete report with their self-tests' output"
+else
+	cp "$tmp/skeleton.txt" "$tmp/last.err"
+	fail "the Python skeletons: exit $rc"
+fi
+
 # ---- what the workflow runs ----
 : >"$tmp/summary.md"
 (cd "$root" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary.md .github/grade.sh >"$tmp/ci.out" 2>"$tmp/last.err")
@@ -218,6 +241,43 @@ EOF
 else
 	fail "the workflow's grade step: exit $rc"
 fi
+# a Python student: mywork/ from the course's skeletons, one function solved,
+# the self-test left in; the same step annotates the .py files
+cp -r "$root/student_template/python" "$root/mywork"
+sed -i '0,/return False  # TODO.*/s//return state % 8 not in (0, 7)/' "$root/mywork/P1.py"
+: >"$tmp/summary-py.md"
+(cd "$root" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary-py.md .github/grade.sh >"$tmp/ci-py.out" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 1 ] && xmllint --noout "$root/grade-report.xml" 2>>"$tmp/last.err" &&
+	grep -q '^::error file=mywork/P2.py,' "$tmp/ci-py.out" && grep -q '(Python ' "$tmp/ci-py.out" &&
+	grep -q 'printed while starting' "$tmp/ci-py.out" && grep -q '^## Grading results' "$tmp/summary-py.md"; then
+	ok "the workflow's grade step on a Python mywork/: annotations on the .py files, the self-tests' output shown"
+else
+	cp "$tmp/ci-py.out" "$tmp/last.err"
+	fail "the workflow's grade step on Python: exit $rc"
+fi
+# GitLab runs the script lines of .gitlab-ci.yml (make, then the same grade.sh) without
+# GitHub's variables: the text report and the JUnit report for its Tests tab
+if python3 - "$root/.gitlab-ci.yml" >"$tmp/gitlab-script" 2>"$tmp/last.err" <<'EOF'; then
+import re, sys
+block = re.search(r"^  script:\n((?:    - .*\n)+)", open(sys.argv[1]).read(), re.M).group(1)
+print("\n".join(line.strip()[2:] for line in block.splitlines()))
+EOF
+	rm -f "$root/grade-report.xml"
+	(cd "$root" && env -u GITHUB_ACTIONS -u GITHUB_STEP_SUMMARY sh -c "$(cat "$tmp/gitlab-script")" >"$tmp/gitlab.out" 2>"$tmp/last.err")
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -qx 'make' "$tmp/gitlab-script" && xmllint --noout "$root/grade-report.xml" 2>>"$tmp/last.err" &&
+		grep -q 'file="mywork/P2.py"' "$root/grade-report.xml" && grep -q '(Python ' "$tmp/gitlab.out" &&
+		! grep -q '^::' "$tmp/gitlab.out"; then
+		ok "GitLab's script on a Python mywork/: exit 1, the report, a JUnit report naming the .py files"
+	else
+		cp "$tmp/gitlab.out" "$tmp/last.err"
+		fail "GitLab's script on Python: exit $rc"
+	fi
+else
+	fail "the script lines of .gitlab-ci.yml"
+fi
+rm -rf "$root/mywork"
 if grep -q 'run: .github/grade.sh' "$root/.github/workflows/grade.yml" &&
 	grep -q 'actions/upload-artifact' "$root/.github/workflows/grade.yml" && grep -q 'run: make' "$root/.github/workflows/grade.yml"; then
 	ok "the workflow builds, grades and uploads the report"

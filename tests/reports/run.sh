@@ -157,5 +157,24 @@ else
 	fail "gradescope: run_autograder results.json"
 fi
 
+# ...and a Python submission, in a folder of the upload, with the course's
+# capitalised names (P1.py ... P4_DP.py): every problem graded in Python, full marks
+rm -rf "$ag/submission" "$ag/results"
+mkdir -p "$ag/submission/mine"
+for f in reference/python/*.py; do
+	cp "$f" "$ag/submission/mine/$(basename "$f" .py | tr 'a-z' 'A-Z').py"
+done
+expect "gradescope: run_autograder, Python" 0 env AUTOGRADER_ROOT="$ag" dist/gradescope/run_autograder >"$tmp/ag-py.out"
+if python3 - "$ag/results/results.json" >"$tmp/last.err" 2>&1 <<'EOF'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["tests"] and all(t["status"] == "passed" for t in r["tests"]), [t["name"] for t in r["tests"] if t["status"] != "passed"]
+assert abs(r["score"] - sum(t["max_score"] for t in r["tests"])) < 1e-6, r["score"]
+EOF
+	ok "gradescope: run_autograder grades P1.py ... P4_DP.py: every test passed, full score"
+else
+	fail "gradescope: run_autograder results.json for Python"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -425,6 +425,387 @@ static void test_duplicate_display_names(void **state)
 	problem_release(&p);
 }
 
+/* ---- one problem in several languages (good/languages.yaml) ---- */
+
+/* The C variant (the first, filled by problem_load) and the Python one. */
+static void load_languages(struct problem *p, struct problem **c, struct problem **py)
+{
+	load_good(p, "good/languages.yaml");
+	assert_int_equal(problem_nvariants(p), 2);
+	*c = problem_variant(p, 0);
+	*py = problem_variant(p, 1);
+}
+
+static void assert_answer(const struct problem *p, int func, long long answer, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	problem_format_answer(&sb, p, func, answer);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void test_languages_variants(void **state)
+{
+	struct problem p, *c, *py;
+	(void)state;
+	load_languages(&p, &c, &py);
+	/* c: first in the file, so the struct problem_load filled; python owned by it */
+	assert_ptr_equal(c, &p);
+	assert_int_equal(p.nvariants, 1);
+	assert_non_null(p.variants);
+	assert_ptr_equal(py, &p.variants[0]);
+	assert_int_equal(py->nvariants, 0);
+	assert_int_equal(c->nlanguages, 2);
+	assert_int_equal(py->nlanguages, 2);
+	assert_ptr_equal(c->lang, &language_c);
+	assert_ptr_equal(py->lang, &language_python);
+	assert_string_equal(c->lang->name, "c");
+	assert_string_equal(py->lang->name, "python");
+
+	/* C looks for the common source; Python for its own (languages.python.source) */
+	assert_string_equal(c->source, "langs.c");
+	assert_string_equal(py->source, "Langs_py.py");
+
+	/* the same problem: id, title, file, functions */
+	for (int k = 0; k < 2; k++) {
+		const struct problem *v = problem_variant(&p, k);
+		assert_string_equal(v->id, "langs");
+		assert_string_equal(v->title, "Two languages");
+		assert_string_equal(v->path, p.path);
+		assert_string_equal(v->digest, p.digest);
+		assert_int_equal(v->id_line, 6);
+		assert_int_equal(v->id_column, 5);
+		assert_null(v->equivalent_to);
+		assert_int_equal(v->nfuncs, 3);
+		assert_string_equal(v->funcs[0].name, "canWin");
+		assert_string_equal(v->funcs[1].name, "total");
+		assert_string_equal(v->funcs[2].name, "pick");
+		assert_int_equal(v->ngroups, 3);
+		assert_string_equal(v->groups[0].name, "same");
+		assert_string_equal(v->groups[1].name, "sizes");
+		assert_string_equal(v->groups[2].name, "arrays");
+		/* same: 1 x 3 tests; sizes: 0.5 x 4 tests (10..13 in C, 20..23 in
+		 * Python); arrays: all-or-nothing 4, whatever its count */
+		assert_double_equal(v->max_score, 1 * 3 + 0.5 * 4 + 4);
+	}
+	/* where the source a student's file is looked up by is given (for messages) */
+	assert_int_equal(c->source_line, 8);
+	assert_int_equal(c->source_column, 9);
+	assert_int_equal(py->source_line, 45);
+	assert_int_equal(py->source_column, 13);
+
+	/* calls: Python renames canWin and total; pick keeps its C name */
+	assert_string_equal(problem_call_name(c, 0), "canWin");
+	assert_string_equal(problem_call_name(c, 1), "total");
+	assert_string_equal(problem_call_name(c, 2), "pick");
+	assert_string_equal(problem_call_name(py, 0), "P_CanWin");
+	assert_string_equal(problem_call_name(py, 1), "P_Total");
+	assert_string_equal(problem_call_name(py, 2), "pick");
+	problem_release(&p);
+	assert_null(p.variants);
+	assert_int_equal(p.nvariants, 0);
+}
+
+static void test_languages_cases(void **state)
+{
+	struct problem p, *c, *py;
+	const struct test_case *tc;
+	(void)state;
+	load_languages(&p, &c, &py);
+
+	/* C: same 3, sizes 4 (range [10, 13]), arrays 3 (count: 3) */
+	assert_int_equal(c->ncases, 10);
+	assert_int_equal(c->groups[0].first_case, 0);
+	assert_int_equal(c->groups[0].ncases, 3);
+	assert_int_equal(c->groups[1].first_case, 3);
+	assert_int_equal(c->groups[1].ncases, 4);
+	assert_int_equal(c->groups[2].first_case, 7);
+	assert_int_equal(c->groups[2].ncases, 3);
+	/* Python: same 3, sizes 4 (range [20, 23]), arrays 2 (count: 2) */
+	assert_int_equal(py->ncases, 9);
+	assert_int_equal(py->groups[0].first_case, 0);
+	assert_int_equal(py->groups[0].ncases, 3);
+	assert_int_equal(py->groups[1].first_case, 3);
+	assert_int_equal(py->groups[1].ncases, 4);
+	assert_int_equal(py->groups[2].first_case, 7);
+	assert_int_equal(py->groups[2].ncases, 2);
+	for (int v = 0; v < 2; v++) {
+		const struct problem *q = problem_variant(&p, v);
+		for (int g = 0; g < q->ngroups; g++)
+			for (int k = q->groups[g].first_case; k < q->groups[g].first_case + q->groups[g].ncases; k++)
+				assert_int_equal(q->cases[k].group, g);
+	}
+
+	/* same: no change for Python, so the same cases, lines and values */
+	for (int v = 0; v < 2; v++) {
+		tc = problem_variant(&p, v)->cases;
+		assert_int_equal(tc[0].func, 0);
+		assert_int_equal(tc[0].args[0].i, 7);
+		assert_true(tc[0].has_expected);
+		assert_int_equal(tc[0].expected, 1);
+		assert_int_equal(tc[0].line, 22);
+		assert_int_equal(tc[1].func, 1);
+		assert_int_equal(tc[1].args[0].len, 4);
+		assert_int_equal(tc[1].args[0].arr[0], 4);
+		assert_int_equal(tc[1].args[0].arr[3], 2);
+		assert_true(tc[1].has_expected);
+		assert_int_equal(tc[1].expected, 10);
+		assert_int_equal(tc[1].line, 23);
+		assert_int_equal(tc[2].func, 2);
+		assert_int_equal(tc[2].args[0].type, VT_BOOL);
+		assert_int_equal(tc[2].args[0].i, 1);
+		assert_int_equal(tc[2].args[1].i, 3);
+		assert_false(tc[2].has_expected);
+		assert_int_equal(tc[2].line, 24);
+	}
+	/* ... shown as each language calls them: its names, its bools; arrays as lists */
+	assert_call(c, &c->cases[0], "canWin(7)");
+	assert_call(c, &c->cases[1], "total([4, 3, 1, 2])");
+	assert_call(c, &c->cases[2], "pick(true, 3)");
+	assert_call(py, &py->cases[0], "P_CanWin(7)");
+	assert_call(py, &py->cases[1], "P_Total([4, 3, 1, 2])");
+	assert_call(py, &py->cases[2], "pick(True, 3)");
+	assert_string_equal(c->cases[0].name, "same/canWin(7)");
+	assert_string_equal(c->cases[1].name, "same/total([4, 3, 1, 2])");
+	assert_string_equal(c->cases[2].name, "same/pick(true, 3)");
+	assert_string_equal(py->cases[0].name, "same/P_CanWin(7)");
+	assert_string_equal(py->cases[1].name, "same/P_Total([4, 3, 1, 2])");
+	assert_string_equal(py->cases[2].name, "same/pick(True, 3)");
+	assert_answer(c, 0, 1, "true");
+	assert_answer(c, 0, 0, "false");
+	assert_answer(py, 0, 1, "True");
+	assert_answer(py, 0, 0, "False");
+	assert_answer(c, 1, 10, "10");
+	assert_answer(py, 1, 10, "10");
+
+	/* sizes: C's range [10, 13] (line 30); Python's own cases, [20, 23] (line 53) */
+	for (int k = 0; k < 4; k++) {
+		char want[32];
+		tc = &c->cases[3 + k];
+		assert_int_equal(tc->func, 0);
+		assert_int_equal(tc->args[0].i, 10 + k);
+		assert_false(tc->has_expected);
+		assert_int_equal(tc->line, 30);
+		snprintf(want, sizeof(want), "sizes/canWin(%d)", 10 + k);
+		assert_string_equal(tc->name, want);
+		tc = &py->cases[3 + k];
+		assert_int_equal(tc->func, 0);
+		assert_int_equal(tc->args[0].i, 20 + k);
+		assert_false(tc->has_expected);
+		assert_int_equal(tc->line, 53);
+		snprintf(want, sizeof(want), "sizes/P_CanWin(%d)", 20 + k);
+		assert_string_equal(tc->name, want);
+	}
+	assert_call(py, &py->cases[3], "P_CanWin(20)");
+
+	/* arrays (hidden): C 3 arrays of 100-200 values in [-1000, 1000] (line 38),
+	 * Python 2 of 5-8 values in [0, 9] (line 59) */
+	for (int k = 7; k < 10; k++) {
+		const struct value *a = &c->cases[k].args[0];
+		char want[16];
+		assert_int_equal(c->cases[k].func, 1);
+		assert_int_equal(c->cases[k].line, 38);
+		assert_int_equal(a->type, VT_INT_ARRAY);
+		assert_between(a->len, 100, 200);
+		for (size_t e = 0; e < a->len; e++)
+			assert_between(a->arr[e], -1000, 1000);
+		snprintf(want, sizeof(want), "arrays/%d", k - 6);
+		assert_string_equal(c->cases[k].name, want);
+	}
+	for (int k = 7; k < 9; k++) {
+		const struct value *a = &py->cases[k].args[0];
+		char want[16];
+		assert_int_equal(py->cases[k].func, 1);
+		assert_int_equal(py->cases[k].line, 59);
+		assert_int_equal(a->type, VT_INT_ARRAY);
+		assert_between(a->len, 5, 8);
+		for (size_t e = 0; e < a->len; e++)
+			assert_between(a->arr[e], 0, 9);
+		snprintf(want, sizeof(want), "arrays/%d", k - 6);
+		assert_string_equal(py->cases[k].name, want);
+	}
+	problem_release(&p);
+}
+
+static void test_languages_limits(void **state)
+{
+	struct problem p, *c, *py;
+	const struct limits *l;
+	(void)state;
+	load_languages(&p, &c, &py);
+
+	/* the problem's: Python raises the floor and the memory on top of them */
+	l = &c->limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 10);
+	assert_int_equal(l->cpu_floor_ms, 500);
+	assert_int_equal(l->memory_mb, 128);
+	assert_int_equal(l->output_kb, DEFAULT_OUTPUT_KB);
+	l = &py->limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 10);
+	assert_int_equal(l->cpu_floor_ms, 2000);
+	assert_int_equal(l->memory_mb, 192);
+	assert_int_equal(l->output_kb, DEFAULT_OUTPUT_KB);
+
+	/* same: inherits each language's problem limits */
+	l = &c->groups[0].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 10);
+	assert_int_equal(l->cpu_floor_ms, 500);
+	assert_int_equal(l->memory_mb, 128);
+	assert_int_equal(l->output_kb, 1024);
+	assert_int_equal(l->wall_ms, 0);
+	l = &py->groups[0].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 10);
+	assert_int_equal(l->cpu_floor_ms, 2000);
+	assert_int_equal(l->memory_mb, 192);
+	assert_int_equal(l->output_kb, 1024);
+	assert_int_equal(l->wall_ms, 0);
+
+	/* sizes: the group's factor 3 in both, each language's floor; Python's memory 512 */
+	l = &c->groups[1].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 3);
+	assert_int_equal(l->cpu_floor_ms, 500);
+	assert_int_equal(l->memory_mb, 128);
+	assert_int_equal(l->output_kb, 1024);
+	assert_int_equal(l->wall_ms, 0);
+	l = &py->groups[1].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 3);
+	assert_int_equal(l->cpu_floor_ms, 2000);
+	assert_int_equal(l->memory_mb, 512);
+	assert_int_equal(l->output_kb, 1024);
+	assert_int_equal(l->wall_ms, 0);
+
+	/* arrays: C absolute 2000 ms; Python's cpu_factor 20 replaces it (floor
+	 * from Python's problem limits); wall and memory the group's in both */
+	l = &c->groups[2].limits;
+	assert_int_equal(l->cpu_ms, 2000);
+	assert_double_equal(l->cpu_factor, 0);
+	assert_int_equal(l->cpu_floor_ms, 0);
+	assert_int_equal(l->wall_ms, 5000);
+	assert_int_equal(l->memory_mb, 64);
+	assert_int_equal(l->output_kb, 1024);
+	l = &py->groups[2].limits;
+	assert_int_equal(l->cpu_ms, 0);
+	assert_double_equal(l->cpu_factor, 20);
+	assert_int_equal(l->cpu_floor_ms, 2000);
+	assert_int_equal(l->wall_ms, 5000);
+	assert_int_equal(l->memory_mb, 64);
+	assert_int_equal(l->output_kb, 1024);
+
+	/* a runner must hold the largest: C the problem's 128, Python sizes' 512 */
+	assert_int_equal(problem_max_memory_mb(c), 128);
+	assert_int_equal(problem_max_memory_mb(py), 512);
+	problem_release(&p);
+}
+
+static void test_languages_groups(void **state)
+{
+	struct problem p, *c, *py;
+	(void)state;
+	load_languages(&p, &c, &py);
+	/* hints: same unchanged, sizes replaced for Python, arrays only in Python */
+	assert_string_equal(c->groups[0].hint, "Same in both.");
+	assert_string_equal(py->groups[0].hint, "Same in both.");
+	assert_string_equal(c->groups[1].hint, "Think in C.");
+	assert_string_equal(py->groups[1].hint, "Think in Python.");
+	assert_null(c->groups[2].hint);
+	assert_string_equal(py->groups[2].hint, "Only in Python.");
+	/* what a language cannot change: visibility, scoring, points */
+	for (int v = 0; v < 2; v++) {
+		const struct group *g = problem_variant(&p, v)->groups;
+		assert_int_equal(g[0].visibility, VIS_PUBLIC);
+		assert_int_equal(g[0].scoring, SCORE_SUM);
+		assert_double_equal(g[0].points, 1);
+		assert_int_equal(g[1].visibility, VIS_PUBLIC);
+		assert_int_equal(g[1].scoring, SCORE_SUM);
+		assert_double_equal(g[1].points, 0.5);
+		assert_int_equal(g[2].visibility, VIS_HIDDEN);
+		assert_int_equal(g[2].scoring, SCORE_ALL_OR_NOTHING);
+		assert_double_equal(g[2].points, 4);
+	}
+	problem_release(&p);
+}
+
+/* good/languages_order.yaml: variants in the file's order, sources from the stem */
+static void test_languages_order(void **state)
+{
+	struct problem p, *py, *c;
+	(void)state;
+	load_good(&p, "good/languages_order.yaml");
+	assert_int_equal(problem_nvariants(&p), 2);
+	py = problem_variant(&p, 0);
+	c = problem_variant(&p, 1);
+	assert_ptr_equal(py, &p);
+	assert_string_equal(py->lang->name, "python");
+	assert_string_equal(c->lang->name, "c");
+	assert_int_equal(py->nlanguages, 2);
+	assert_int_equal(c->nlanguages, 2);
+	/* source: order.c: Python looks for order.py, C for order.c */
+	assert_string_equal(py->source, "order.py");
+	assert_string_equal(c->source, "order.c");
+	for (int v = 0; v < 2; v++) {
+		const struct problem *q = problem_variant(&p, v);
+		assert_int_equal(q->source_line, 7);
+		assert_int_equal(q->source_column, 9);
+		assert_string_equal(problem_call_name(q, 0), "even");
+		assert_int_equal(q->ncases, 3);
+		assert_double_equal(q->max_score, 3);
+		assert_int_equal(q->limits.cpu_ms, DEFAULT_CPU_MS);
+		assert_int_equal(q->limits.memory_mb, DEFAULT_MEMORY_MB);
+		for (int k = 0; k < 3; k++)
+			assert_int_equal(q->cases[k].args[0].i, k + 1);
+	}
+	assert_string_equal(py->cases[0].name, "g/even(1)");
+	assert_string_equal(c->cases[2].name, "g/even(3)");
+	assert_answer(py, 0, 0, "False");
+	assert_answer(c, 0, 0, "false");
+	problem_release(&p);
+}
+
+/* Without languages: one variant, in the language of `source`. */
+static void test_no_languages(void **state)
+{
+	static const char *const c_files[] = { "good/minimal.yaml", "good/full.yaml", "good/explicit_only.yaml" };
+	struct problem p;
+	(void)state;
+	for (size_t i = 0; i < sizeof(c_files) / sizeof(c_files[0]); i++) {
+		load_good(&p, c_files[i]);
+		assert_ptr_equal(p.lang, &language_c);
+		assert_int_equal(p.nvariants, 0);
+		assert_int_equal(p.nlanguages, 1);
+		assert_int_equal(problem_nvariants(&p), 1);
+		assert_ptr_equal(problem_variant(&p, 0), &p);
+		for (int f = 0; f < p.nfuncs; f++) {
+			assert_true(!p.calls || !p.calls[f]);
+			assert_string_equal(problem_call_name(&p, f), p.funcs[f].name);
+		}
+		problem_release(&p);
+	}
+	load_good(&p, "good/minimal.yaml");
+	assert_string_equal(p.source, "minimal.c");
+	assert_string_equal(p.cases[0].name, "only/f(1)");
+	problem_release(&p);
+
+	/* a .py source: Python only, with Python's True and False */
+	load_good(&p, "good/python_only.yaml");
+	assert_ptr_equal(p.lang, &language_python);
+	assert_int_equal(p.nvariants, 0);
+	assert_int_equal(p.nlanguages, 1);
+	assert_int_equal(problem_nvariants(&p), 1);
+	assert_string_equal(p.source, "solo.py");
+	assert_string_equal(problem_call_name(&p, 0), "flip");
+	assert_int_equal(p.ncases, 2);
+	assert_string_equal(p.cases[0].name, "g/flip(True)");
+	assert_string_equal(p.cases[1].name, "g/flip(False)");
+	assert_answer(&p, 0, 1, "True");
+	problem_release(&p);
+}
+
 /* ---- limits as the engine derives them (engine.h) ---- */
 
 static void test_engine_cpu_limit(void **state)
@@ -592,6 +973,32 @@ static const struct bad_case bad_cases[] = {
 	{ "negative_points.yaml", 9, 13, "points must be a non-negative decimal number" },
 	{ "no_cases.yaml", 10, 12, "has no cases" },
 	{ "no_groups.yaml", 7, 9, "at least one group" },
+	/* languages: (the part above languages: is valid in each file) */
+	{ "lang_unknown.yaml", 14, 3, "unknown language 'java' (known: c, python)" },
+	{ "lang_not_mapping.yaml", 12, 12, "languages must be a mapping, not a list" },
+	{ "lang_empty.yaml", 12, 12, "languages must name at least one language" },
+	{ "lang_twice.yaml", 15, 3, "language 'c' is listed twice" },
+	{ "lang_part_scalar.yaml", 14, 11, "a language's part must be a mapping, not a scalar" },
+	{ "lang_unknown_key.yaml", 15, 5, "unknown key 'limit' in a language's part" },
+	{ "lang_source_extension.yaml", 15, 13, "the python source must end in .py, not 'e_py.c'" },
+	{ "lang_source_unknown.yaml", 15, 13, "source must be a file name ending in .c or .py, not 'e.txt'" },
+	{ "lang_calls_unknown.yaml", 15, 13, "calls: 'g' names no function of this problem" },
+	{ "lang_calls_bad_name.yaml", 15, 16, "'2f' is not a function name" },
+	{ "lang_calls_not_mapping.yaml", 15, 12, "calls must be a mapping, not a list" },
+	/* libyaml keeps both of two equal keys: this once loaded, the last rename winning */
+	{ "lang_calls_twice.yaml", 15, 19, "duplicate key 'f' in calls" },
+	{ "lang_calls_in_c.yaml", 14, 12, "calls: C calls each function by its signature's name" },
+	{ "lang_limits_floor.yaml", 15, 13, "cpu_floor_ms only applies with cpu_factor" },
+	{ "lang_groups_not_mapping.yaml", 15, 13, "groups must be a mapping, not a list" },
+	{ "lang_group_missing.yaml", 16, 7, "no group 'h' in this problem" },
+	/* ... and this one applied both changes to g */
+	{ "lang_group_twice.yaml", 18, 7, "duplicate key 'g' in groups" },
+	{ "lang_group_unknown_key.yaml", 17, 9, "unknown key 'points' in a group's changes for a language" },
+	{ "lang_hint_not_string.yaml", 17, 15, "hint must be a scalar, not a list" },
+	{ "lang_group_limits_floor.yaml", 18, 17, "cpu_floor_ms only applies with cpu_factor" },
+	{ "lang_override_args.yaml", 18, 19, "f takes 1 argument, args gives 2" },
+	/* reported at the languages mapping (where its first key, c:, stands) */
+	{ "lang_max_score.yaml", 14, 3, "python gives 2 points in all, c 1: a language may change sizes" },
 };
 
 /*
@@ -841,6 +1248,10 @@ static void test_fixed_bugs(void **state)
 			}
 	problem_release(&p);
 
+	/* a language's own source, already used by another problem: the error
+	 * pointed at the common `source:` line (5:9), not at languages.python.source */
+	set_fails("sets/lang_sources", "beta.yaml", 16, 13, "source 'Shared.py' is already used by problem 'alpha'");
+
 	/* directory-level errors point at 1:1 instead of the offending value */
 	{
 		static const struct {
@@ -888,6 +1299,12 @@ int main(void)
 		cmocka_unit_test(test_full_limits),
 		cmocka_unit_test(test_minimal_defaults),
 		cmocka_unit_test(test_duplicate_display_names),
+		cmocka_unit_test(test_languages_variants),
+		cmocka_unit_test(test_languages_cases),
+		cmocka_unit_test(test_languages_limits),
+		cmocka_unit_test(test_languages_groups),
+		cmocka_unit_test(test_languages_order),
+		cmocka_unit_test(test_no_languages),
 		cmocka_unit_test(test_engine_cpu_limit),
 		cmocka_unit_test(test_repository_problems),
 		cmocka_unit_test(test_bad_files),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_reference_py.py - the Python reference solutions (reference/*.py).
+"""test_reference_py.py - the Python reference solutions (reference/python/*.py).
 
 Every Python reference is checked three ways:
 
@@ -32,7 +32,7 @@ import sys
 import unittest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-REFERENCE = os.path.join(REPO, "reference")
+REFERENCE = os.path.join(REPO, "reference", "python")
 LLONG_MAX = 2**63 - 1
 INT_MIN, INT_MAX = -2**31, 2**31 - 1
 

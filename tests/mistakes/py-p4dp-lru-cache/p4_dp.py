@@ -1,5 +1,5 @@
 """Mistake: top-down memoisation with functools.lru_cache over (i, j).
-O(N^2) in principle, but N^2 / 2 cache entries (8 million for N = 4000)
+O(N^2) in principle, but N^2 / 2 cache entries (2 million for N = 2000)
 and as many Python calls are far too much memory and time; the recursion
 limit is raised for the depth of N."""
 import sys
