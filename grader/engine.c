@@ -13,6 +13,7 @@
 
 #include "interrupt.h"
 #include "runner.h"
+#include "filter.h"
 #include "sandbox.h"
 #include "verdict.h"
 
@@ -124,7 +125,7 @@ static int prepare_languages(struct engine *e, struct strbuf *err)
 	for (int k = 0; ret == 0 && langs[k]; k++) {
 		struct strbuf *f = &e->filters[langs[k]->filters];
 		if (!f->len)
-			ret = sandbox_filters(langs[k]->filters, f, err);
+			ret = filter_programs(langs[k]->filters, f, err);
 	}
 	free(langs);
 	return ret;

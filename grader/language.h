@@ -27,7 +27,7 @@ struct build_env;
 struct build_facts;
 struct problem;
 
-/* Which seccomp programs a language's runners get (sandbox_filters). */
+/* Which seccomp programs a language's runners get (filter_programs). */
 enum filter_flavour {
 	FILTER_NATIVE,   /* C: every path-based call traps (forbidden) */
 	FILTER_PYTHON,   /* Python: path-based calls fail with EACCES, the interpreter copes; the rest traps */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "interrupt.h"
+#include "record.h"
 #include "sandbox.h"
 
 /* how long a fresh runner may take to say hello */
@@ -535,47 +536,31 @@ static int slot_input(struct pool *pool, struct slot *s)
 	if (eof < 0)
 		return -2;
 	for (;;) {
-		uint32_t magic;
-		struct gr_report r;
-		if (s->in.len < sizeof(magic))
+		struct record_expect x = { s->state == SLOT_STARTING, s->state == SLOT_RUNNING,
+					   (uint32_t)s->task };
+		struct record rec;
+		record_next(s->in.buf, s->in.len, &x, &rec);
+		switch (rec.kind) {
+		case RECORD_INCOMPLETE:
 			return eof ? -1 : 0;
-		memcpy(&magic, s->in.buf, sizeof(magic));
-		if (s->state == SLOT_STARTING && magic == GR_MAGIC_SANDBOX) {
+		case RECORD_INVALID:
+			return -2;
+		case RECORD_SANDBOX:
 			s->sandbox_failed = true;
 			return -1;
-		}
-		if (s->state == SLOT_STARTING && magic == GR_MAGIC_HELLO) {
-			struct gr_hello h;
-			size_t size;
-			if (s->in.len < sizeof(h))
-				return eof ? -1 : 0;
-			memcpy(&h, s->in.buf, sizeof(h));
-			if (h.startup_len > GR_OUTPUT_KEEP || h.detail_len > GR_DETAIL_MAX)
-				return -2;
-			size = sizeof(h) + h.startup_len + h.detail_len;
-			if (s->in.len < size)
-				return eof ? -1 : 0;
-			if (take_hello(pool, s, &h) < 0)
+		case RECORD_HELLO:
+			if (take_hello(pool, s, &rec.hello) < 0)
 				return -3;
-			consume(s, size);
-			continue;
-		}
-		if (magic != GR_MAGIC_FORBID && !(s->state == SLOT_RUNNING && magic == GR_MAGIC_REPORT))
-			return -2; /* anything else: the runner is not speaking our protocol */
-		if (s->in.len < sizeof(r))
-			return eof ? -1 : 0;
-		memcpy(&r, s->in.buf, sizeof(r));
-		if (magic == GR_MAGIC_FORBID) {
+			break;
+		case RECORD_FORBID:
 			if (s->task >= 0)
-				runner_forbidden(pool, s, r.syscall_nr);
+				runner_forbidden(pool, s, rec.report.syscall_nr);
 			return -3;
+		case RECORD_REPORT:
+			take_report(pool, s, &rec.report, rec.payload);
+			break;
 		}
-		if (r.output_kept > GR_OUTPUT_KEEP || r.detail_len > GR_DETAIL_MAX || r.case_id != (uint32_t)s->task)
-			return -2;
-		if (s->in.len < sizeof(r) + r.output_kept + r.detail_len)
-			return eof ? -1 : 0;
-		take_report(pool, s, &r, s->in.buf + sizeof(r));
-		consume(s, sizeof(r) + r.output_kept + r.detail_len);
+		consume(s, rec.size);
 	}
 }
 

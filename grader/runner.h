@@ -87,7 +87,7 @@ struct run_task {
 	/* in */
 	const char *runner;     /* runner program path */
 	const char *const *runner_argv; /* its argv (NULL: just "runner") */
-	const struct strbuf *filters;   /* the seccomp programs for GR_FD_FILTER (sandbox_filters) */
+	const struct strbuf *filters;   /* the seccomp programs for GR_FD_FILTER (filter_programs) */
 	int function;           /* index into the problem's functions */
 	struct strbuf args;     /* encoded arguments (value_encode) */
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;

@@ -14,8 +14,9 @@
  *     reports), so `#include` cannot read them, and a /proc of its own PID
  *     namespace, so it cannot reach into other processes of its uid through
  *     /proc/<pid>/cwd, root or exe.
- *   - for runners: the seccomp programs from sandbox_filters(), installed
- *     by the runner itself before any student code (see runtime/runtime.c).
+ *   - for runners: the seccomp programs from filter_programs() (filter.h),
+ *     installed by the runner itself before any student code (see
+ *     runtime/runtime.c).
  */
 #ifndef GRADER_SANDBOX_H
 #define GRADER_SANDBOX_H
@@ -104,15 +105,5 @@ bool sandbox_can_enter(const char *dir);
 
 /* SIGKILL the process and everything it started (namespace init or process group). */
 void sandbox_kill(pid_t pid);
-
-/*
- * Build the two seccomp programs (zygote, case) as raw BPF into out, in the
- * format runtime.c reads from GR_FD_FILTER: u32 len, bytes, u32 len, bytes.
- * Without seccomp support writes two zero lengths.  Returns 0 or -1.
- */
-int sandbox_filters(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err);
-
-/* Name of a system call of this architecture, or "system call N". Static storage. */
-const char *sandbox_syscall_name(int nr);
 
 #endif

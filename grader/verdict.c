@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "filter.h"
 #include "sandbox.h"
 #include "text.h"
 
@@ -73,7 +74,7 @@ static char *wall_limit_message(const struct run_task *t)
 
 static char *forbidden_message(int syscall_nr)
 {
-	const char *name = sandbox_syscall_name(syscall_nr);
+	const char *name = filter_syscall_name(syscall_nr);
 	/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
 	bool self_signal = !sandbox_probe()->namespaces &&
 			   (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill"));
@@ -282,7 +283,7 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 		break;
 	case RUN_FORBIDDEN_RUNNER:
 		decide(j, V_FORBIDDEN, xasprintf("your program made the system call '%s' %s, which is not allowed",
-						 sandbox_syscall_name(f->syscall_nr),
+						 filter_syscall_name(f->syscall_nr),
 						 f->starting ? "while starting (before main: a constructor?)"
 							     : "outside the test (in a process a constructor started?)"));
 		break;

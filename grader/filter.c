@@ -1,0 +1,224 @@
+/*
+ * filter.c - see filter.h.  Built with libseccomp: the architecture is
+ * checked (a foreign one kills the process), the default action traps
+ * (SIGSYS, reported as forbidden by the runtime's handler).
+ */
+#define _GNU_SOURCE
+#include "filter.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef HAVE_SECCOMP
+#include <seccomp.h>
+#include <sys/mman.h>
+#endif
+
+#include "runtime/protocol.h"
+#include "sandbox.h"
+
+#ifdef HAVE_SECCOMP
+#define CLONE_NEW_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | \
+			 CLONE_NEWNET | CLONE_NEWCGROUP)
+
+/* System calls a pure computation needs in the case child. */
+static const int case_allowed[] = {
+	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(lseek),
+	SCMP_SYS(fstat),
+	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect),
+	SCMP_SYS(madvise),
+	SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack),
+	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getppid),
+	SCMP_SYS(getrandom), SCMP_SYS(rseq), SCMP_SYS(futex), SCMP_SYS(set_robust_list),
+	SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres), SCMP_SYS(gettimeofday), SCMP_SYS(time),
+	SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep), SCMP_SYS(pause), SCMP_SYS(sched_yield),
+	SCMP_SYS(getrusage), SCMP_SYS(times),
+	SCMP_SYS(exit), SCMP_SYS(exit_group),
+};
+
+/* ...and what the zygote needs on top, to start and watch cases. */
+static const int zygote_allowed[] = {
+	SCMP_SYS(wait4), SCMP_SYS(waitid), SCMP_SYS(pipe), SCMP_SYS(pipe2),
+	SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3), SCMP_SYS(poll), SCMP_SYS(ppoll),
+	SCMP_SYS(prlimit64), SCMP_SYS(setrlimit), SCMP_SYS(getrlimit),
+	SCMP_SYS(timer_create), SCMP_SYS(timer_settime), SCMP_SYS(timer_delete),
+	SCMP_SYS(prctl), SCMP_SYS(seccomp), SCMP_SYS(set_tid_address),
+};
+
+static int add_rules(scmp_filter_ctx ctx, const int *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, list[i], 0) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * abort() and raise() send a signal to the process itself (tgkill or kill
+ * with its own pid, patched in at install).  Filters stack: the zygote's
+ * stays in force in every case child, where the zygote's pid is not the
+ * child's, so a self-only zygote rule would turn abort() in a test into a
+ * "forbidden tgkill".  When the runner has a PID namespace of its own, the
+ * zygote's rule can allow any target - from inside, a signal reaches only
+ * the runner's own processes (and its init ignores SIGKILL and SIGSTOP) -
+ * and the case filter alone keeps the test to itself.  Without a PID
+ * namespace the zygote keeps the self-only rule: raise() in a test is then
+ * reported as a forbidden call (see runner.c), the price of not letting a
+ * constructor signal every process of its uid.
+ */
+static int add_signal_rules(scmp_filter_ctx ctx, bool zygote)
+{
+	if (zygote && sandbox_probe()->namespaces)
+		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0) < 0 ||
+		       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 0) < 0 ? -1 : 0;
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
+				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ||
+	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1,
+				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ? -1 : 0;
+}
+
+/* Path-based system calls: what a runner never needs once its filter is in place. */
+static const int path_calls[] = {
+	SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(access),
+	SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(statx),
+	SCMP_SYS(getcwd),
+};
+
+/*
+ * The Python interpreter looks things up now and then (a source line for a
+ * traceback, a locale file): such lookups fail with EACCES, which it
+ * handles, instead of killing the test.  Its audit hook (runtime/pyhost.c)
+ * reports the program's own attempts as forbidden; C programs trap on the
+ * first one.
+ */
+static int add_path_rules(scmp_filter_ctx ctx, enum filter_flavour flavour)
+{
+	uint32_t action = flavour == FILTER_PYTHON ? SCMP_ACT_ERRNO(EACCES) : SCMP_ACT_TRAP;
+	if (flavour != FILTER_PYTHON)
+		return 0; /* the default action (trap) */
+	for (size_t i = 0; i < sizeof(path_calls) / sizeof(path_calls[0]); i++)
+		if (seccomp_rule_add(ctx, action, path_calls[i], 0) < 0)
+			return -1;
+	/* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH), allowed below; any other use fails */
+	return seccomp_rule_add(ctx, action, SCMP_SYS(newfstatat), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
+}
+
+/*
+ * What starting processes may look like: in the zygote, fork - no new
+ * namespaces (a constructor would be root in a user namespace of its own)
+ * and no threads (a thread of the zygote would run beside the tests, and
+ * make fork() unsafe for the Python host); in a case child, nothing.
+ */
+static int add_process_rules(scmp_filter_ctx ctx, bool zygote)
+{
+	if (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
+				       SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEW_FLAGS | CLONE_THREAD | CLONE_VM, 0)) < 0)
+		return -1;
+	/* glibc tries clone3 first and falls back to clone on ENOSYS */
+	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+}
+
+static int add_fixed_rules(scmp_filter_ctx ctx)
+{
+	/* isatty() on stdout: "not a terminal" rather than a violation */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
+	    /* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH) */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
+			     SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)) < 0 ||
+	    /* signal handlers, but never for SIGSYS: that one reports violations */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1, SCMP_A0(SCMP_CMP_NE, SIGSYS)) < 0)
+		return -1;
+	return 0;
+}
+
+/* Append the program, as "u32 length, bytes", to out. */
+static int export_filter(scmp_filter_ctx ctx, struct strbuf *out, struct strbuf *err)
+{
+	int fd = memfd_create("grader-filter", MFD_CLOEXEC), ret = -1;
+	uint32_t len;
+	off_t size;
+
+	if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0) {
+		strbuf_addf(err, "cannot export the seccomp filter: %s", strerror(errno));
+		goto cleanup;
+	}
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0 || size > 65536) {
+		strbuf_addstr(err, "the seccomp filter has an unexpected size");
+		goto cleanup;
+	}
+	len = (uint32_t)size;
+	strbuf_add(out, &len, sizeof(len));
+	strbuf_grow(out, len);
+	if (pread(fd, out->buf + out->len, len, 0) != (ssize_t)len) {
+		strbuf_addstr(err, "cannot read back the seccomp filter");
+		goto cleanup;
+	}
+	out->len += len;
+	out->buf[out->len] = '\0';
+	ret = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zygote, struct strbuf *err)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
+	int ret = -1;
+
+	if (!ctx) {
+		strbuf_addstr(err, "seccomp_init failed");
+		return -1;
+	}
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
+	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
+	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
+	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx) < 0 || add_path_rules(ctx, flavour) < 0 ||
+	    add_signal_rules(ctx, zygote) < 0) {
+		strbuf_addstr(err, "cannot build the seccomp filter");
+		goto cleanup;
+	}
+	ret = export_filter(ctx, out, err);
+cleanup:
+	seccomp_release(ctx);
+	return ret;
+}
+#endif
+
+int filter_programs(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err)
+{
+	uint32_t zero = 0;
+#ifdef HAVE_SECCOMP
+	if (sandbox_probe()->seccomp)
+		return build_filter(out, flavour, true, err) < 0 || build_filter(out, flavour, false, err) < 0 ? -1 : 0;
+#else
+	(void)flavour;
+	(void)err;
+#endif
+	strbuf_add(out, &zero, sizeof(zero));
+	strbuf_add(out, &zero, sizeof(zero));
+	return 0;
+}
+
+const char *filter_syscall_name(int nr)
+{
+	static char buf[64];
+#ifdef HAVE_SECCOMP
+	char *name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+	if (name) {
+		snprintf(buf, sizeof(buf), "%s", name);
+		free(name);
+		return buf;
+	}
+#endif
+	snprintf(buf, sizeof(buf), "system call %d", nr);
+	return buf;
+}

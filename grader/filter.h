@@ -1,0 +1,25 @@
+/*
+ * filter.h - the seccomp programs of a runner: what its zygote and its case
+ * children may ask of the kernel (see README.md "Isolation model").
+ *
+ * Every rule that looks at an argument must compare it as the kernel reads
+ * it (an int argument on its low 32 bits); tests/unit/test_filter.c runs
+ * each such rule against the kernel.
+ */
+#ifndef GRADER_FILTER_H
+#define GRADER_FILTER_H
+
+#include "language.h"
+#include "util.h"
+
+/*
+ * Build the two seccomp programs (zygote, case) as raw BPF into out, in the
+ * format runtime.c reads from GR_FD_FILTER: u32 len, bytes, u32 len, bytes.
+ * Without seccomp support writes two zero lengths.  Returns 0 or -1.
+ */
+int filter_programs(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err);
+
+/* Name of a system call of this architecture, or "system call N". Static storage. */
+const char *filter_syscall_name(int nr);
+
+#endif
