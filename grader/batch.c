@@ -162,7 +162,7 @@ static double student_deadline(const struct engine *e)
 	double s = 60;
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];
-		s += (e->env.compile_wall_ms ? e->env.compile_wall_ms : 30000) / 1000.0 + 5;
+		s += (e->env.compile.wall_ms ? e->env.compile.wall_ms : 30000) / 1000.0 + 5;
 		for (int k = 0; k < p->ncases; k++) {
 			const struct group *g = &p->groups[p->cases[k].group];
 			unsigned cpu = engine_cpu_limit(e, i, p->cases[k].group);
@@ -285,6 +285,7 @@ static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
 	opts.scratch_parent = dir;
 	opts.jobs = r->worker_jobs;
 	opts.log = NULL;
+	opts.id_block = (unsigned)k + 1; /* uids of its own: no student shares a limit with another */
 	if (engine_init(e, &opts, err, &usage) < 0) {
 		engine_release(e);
 		free(e);
@@ -566,7 +567,8 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 	/* only now, with the problems and the reference known good, touch earlier results */
 	if (reset_outdir(o->outdir, o->resume, err) < 0)
 		return -1;
-	class_problem_key(&r->engine, o->show_hidden, o->verbose, key);
+	/* the students' files are the instructor's view (batch_student.h): "show hidden" in the key */
+	class_problem_key(&r->engine, true, o->verbose, key);
 	for (int i = 0; i < r->nstudents; i++)
 		student_fingerprint(&r->students[i], key);
 	fill_manifest(r, key, ckey, nall);
@@ -663,7 +665,6 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	memset(out, 0, sizeof(*out));
 	*usage = false;
 	r.o = o;
-	r.report.show_hidden = o->show_hidden;
 	r.report.verbose = o->verbose;
 	r.report.version = GRADER_VERSION;
 	r.output.outdir = o->outdir;

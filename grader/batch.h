@@ -37,7 +37,7 @@ struct batch_options {
 	int jobs;                    /* students at a time; <= 0: number of cores */
 	bool resume;                 /* skip students whose result is complete and current */
 	int shard_index, shard_count;/* grade the shard_index-th of shard_count parts; 0/0: all */
-	bool show_hidden, verbose;   /* report options of the students' files */
+	bool verbose;                /* report option of the students' files (always the instructor's view) */
 	double deadline_s;           /* per student; <= 0: derived from the limits */
 	FILE *progress;              /* progress lines (stderr); NULL: none */
 };

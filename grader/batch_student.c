@@ -103,8 +103,7 @@ static char *submission_root(const struct engine *e, const char *dir)
 	return cur;
 }
 
-static int render(report_writer write, const struct grade_result *r, const struct report_options *o,
-		  struct strbuf *out)
+static int render(report_writer write, const struct view *v, const struct report_options *o, struct strbuf *out)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -112,7 +111,7 @@ static int render(report_writer write, const struct grade_result *r, const struc
 	int ret;
 	if (!f)
 		return -1;
-	ret = write(f, r, o);
+	ret = write(f, v, o);
 	if (fclose(f) != 0)
 		ret = -1;
 	if (!ret)
@@ -126,9 +125,11 @@ static int write_reports(const struct batch_output *out, const struct student *s
 {
 	struct strbuf json = STRBUF_INIT, text = STRBUF_INIT;
 	char *jpath = student_file(out, s->id, "json"), *tpath = student_file(out, s->id, "txt");
+	struct view v;
 	int ret = -1;
 
-	if (render(report_json, r, out->report, &json) < 0 || render(report_text, r, out->report, &text) < 0) {
+	view_build(&v, r, true); /* the instructor's files (batch_student.h) */
+	if (render(report_json, &v, out->report, &json) < 0 || render(report_text, &v, out->report, &text) < 0) {
 		strbuf_addstr(err, "cannot render the reports");
 		goto cleanup;
 	}
@@ -138,6 +139,7 @@ static int write_reports(const struct batch_output *out, const struct student *s
 	}
 	ret = 0;
 cleanup:
+	view_release(&v);
 	strbuf_release(&json);
 	strbuf_release(&text);
 	free(jpath);

@@ -4,6 +4,12 @@
  *
  *   OUTDIR/students/<id>.json   report_json (the single-grading contract)
  *   OUTDIR/students/<id>.txt    report_text, no colour
+ *
+ * both the instructor's view (view.h, as with --show-hidden): every hidden
+ * test listed with its input, values and output.  They are for the
+ * instructor (summary.html counts hidden tests from the JSON), not for
+ * handing back to students: a student's own report is `grader` on the
+ * submission, where hidden groups are counts only.
  *   OUTDIR/state/<id>.json      written last: the student is then done
  *
  * An archive is unpacked into the engine's scratch space first (unsafe
@@ -24,7 +30,7 @@
 #include "gradebook.h"
 #include "report.h"
 
-/* Where one student's files go, and how the reports look. */
+/* Where one student's files go, and how the reports look (colour and verbosity; the view is the instructor's). */
 struct batch_output {
 	const char *outdir;
 	const struct batch_manifest *manifest;

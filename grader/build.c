@@ -30,7 +30,7 @@ static int write_runtime(const struct build_env *env, struct strbuf *err)
 		{ "runtime.c", embed_runtime_c },
 		{ "pyhost.c", embed_pyhost_c },
 	};
-	if (mkdir(env->runtime_dir, 0755) < 0 || compile_give_dir(env->runtime_dir) < 0) {
+	if (mkdir(env->runtime_dir, 0755) < 0 || compile_give_dir(&env->compile, env->runtime_dir) < 0) {
 		strbuf_addf(err, "cannot prepare '%s': %s", env->runtime_dir, strerror(errno));
 		return -1;
 	}
@@ -49,14 +49,17 @@ static int write_runtime(const struct build_env *env, struct strbuf *err)
 int build_env_init(struct build_env *env, const char *scratch, const struct language *const *needed,
 		   struct strbuf *err)
 {
-	if (!env->compile_cpu_s)
-		env->compile_cpu_s = 20;
-	if (!env->compile_wall_ms)
-		env->compile_wall_ms = 30000;
+	if (!env->compile.cpu_s)
+		env->compile.cpu_s = 20;
+	if (!env->compile.wall_ms)
+		env->compile.wall_ms = 30000;
 	if (!env->cc)
 		env->cc = xstrdup("gcc");
 	env->scratch = xstrdup(scratch);
 	env->runtime_dir = xasprintf("%s/runtime", scratch);
+	env->compile_readable[0] = env->runtime_dir;
+	env->compile_readable[1] = NULL;
+	env->compile.readable = env->compile_readable;
 	if (write_runtime(env, err) < 0)
 		return -1;
 	for (int i = 0; needed && needed[i]; i++)
@@ -212,7 +215,7 @@ static int prepare(const struct build_env *env, const struct build_choice *c, co
 	pd->file = xasprintf("%.*s%s", (int)(strlen(r->source) - strlen(p->lang->extension)), r->source,
 			     p->lang->extension);
 	pd->dir = xasprintf("%s/build-%s", env->scratch, p->id);
-	if (mkdir(pd->dir, 0755) < 0 || compile_give_dir(pd->dir) < 0) {
+	if (mkdir(pd->dir, 0755) < 0 || compile_give_dir(&env->compile, pd->dir) < 0) {
 		r->status = BUILD_INTERNAL;
 		r->message = xasprintf("cannot create '%s': %s", pd->dir, strerror(errno));
 		goto cleanup;
@@ -266,8 +269,8 @@ static void finish(const struct build_env *env, const struct problem *p, struct 
 	f.timed_out = j->timed_out;
 	f.status = j->status;
 	f.output = j->output.buf;
-	f.cpu_limit_s = env->compile_cpu_s;
-	f.wall_limit_ms = env->compile_wall_ms;
+	f.cpu_limit_s = env->compile.cpu_s;
+	f.wall_limit_ms = env->compile.wall_ms;
 	f.signatures = sigs;
 	f.memory_limit_bytes = (unsigned long long)problem_max_memory_mb(p) << 20;
 	f.inspected = true;
@@ -291,7 +294,6 @@ static void finish(const struct build_env *env, const struct problem *p, struct 
 static int start_batch(const struct build_env *env, const struct build_choice *choices, int n, int *next,
 		       const char *submission_dir, struct build_result *results, struct pending *pd, int jobs, int *idx)
 {
-	struct compile_limits lim = { env->compile_cpu_s, env->compile_wall_ms, env->hide_paths };
 	int started = 0;
 	while (*next < n && started < jobs) {
 		struct strbuf err = STRBUF_INIT;
@@ -299,7 +301,7 @@ static int start_batch(const struct build_env *env, const struct build_choice *c
 		if (prepare(env, &choices[i], submission_dir, &results[i], &pd[i]) < 0)
 			continue;
 		pd[i].job.output = (struct strbuf)STRBUF_INIT;
-		if (compile_start(&pd[i].job, &lim, pd[i].dir, pd[i].argv.v, &err) < 0) {
+		if (compile_start(&pd[i].job, &env->compile, pd[i].dir, pd[i].argv.v, &err) < 0) {
 			results[i].status = BUILD_INTERNAL;
 			results[i].message = strbuf_detach(&err);
 			continue;

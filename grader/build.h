@@ -22,6 +22,7 @@
 #ifndef GRADER_BUILD_H
 #define GRADER_BUILD_H
 
+#include "compile.h"
 #include "language.h"
 #include "problem.h"
 #include "verdict.h"
@@ -30,8 +31,8 @@ struct build_env {
 	char *scratch;         /* the scratch directory builds go in (a copy of the path; the directory is the caller's) */
 	char *runtime_dir;     /* scratch/runtime: what the languages' set-up prepared (runtime.o, the Python host) */
 	char *cc;              /* the C compiler, default "gcc" */
-	const char *const *hide_paths; /* directories the compiler must not see */
-	unsigned compile_cpu_s, compile_wall_ms;
+	struct compile_limits compile; /* every build command's limits, view and ids (build_env_init fills the defaults) */
+	const char *compile_readable[2]; /* the runtime directory: compile.readable */
 };
 
 /*

@@ -11,8 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "interrupt.h"
 #include "sandbox.h"
+
+/* a compiler is a handful of processes (gcc, cc1, as, collect2, ld) */
+#define COMPILE_MAX_PROCS 64
+#define COMPILE_MEMORY (4ull << 30)
 
 static char *const compiler_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TMPDIR=.", NULL };
 
@@ -31,12 +36,27 @@ static char *command_path(const char *cc)
 	return xstrdup(cc);
 }
 
-int compile_give_dir(const char *dir)
+int compile_give_dir(const struct compile_limits *lim, const char *dir)
 {
 	const struct sandbox_caps *c = sandbox_probe();
-	if (c->drop_uid && chown(dir, c->uid, c->gid) < 0)
+	uid_t uid = lim->uid ? lim->uid : c->uid;
+	gid_t gid = lim->gid ? lim->gid : c->gid;
+	if (c->drop_uid && chown(dir, uid, gid) < 0)
 		return -1;
 	return 0;
+}
+
+/* A cgroup of its own for one command (cgroup.h): a process limit and memory over the whole tree. */
+static struct cgroup *command_cgroup(void)
+{
+	static unsigned serial;
+	struct strbuf err = STRBUF_INIT;
+	char name[32];
+	struct cgroup *cg;
+	snprintf(name, sizeof(name), "build-%u", serial++);
+	cg = cgroup_new(name, COMPILE_MAX_PROCS, COMPILE_MEMORY, &err);
+	strbuf_release(&err); /* without cgroups: rlimits per process only (the probe says so once) */
+	return cg;
 }
 
 int compile_start(struct compile_job *job, const struct compile_limits *lim, const char *dir, char *const *argv,
@@ -44,6 +64,7 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 {
 	int pipefd[2];
 	struct sandbox_spawn s;
+	struct landlock_view view = { lim->readable, dir };
 	char *path = command_path(argv[0]);
 
 	memset(&s, 0, sizeof(s));
@@ -57,6 +78,12 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 	s.path = path;
 	s.argv = argv;
 	s.workdir = dir;
+	s.uid = lim->uid;
+	s.gid = lim->gid;
+	job->cg = command_cgroup();
+	job->cpu_limit_ms = lim->cpu_s * 1000u;
+	if (job->cg && (s.njoin = cgroup_join_fds(job->cg, s.join_fds)) < 0)
+		s.njoin = 0;
 	s.fds[0] = -1;
 	s.fds[1] = pipefd[1];
 	s.fds[2] = pipefd[1];
@@ -65,13 +92,18 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 	s.limits.file_size = 256ull << 20;
 	s.limits.cpu_seconds = lim->cpu_s;
 	s.hide_paths = lim->hide_paths;
+	s.view = &view;
 	s.use_namespaces = true;
 	s.envp = compiler_env;
 	job->pid = sandbox_spawn(&s, err);
 	free(path);
 	close(pipefd[1]);
+	for (int i = 0; i < s.njoin; i++)
+		close(s.join_fds[i]);
 	if (job->pid < 0) {
 		close(pipefd[0]);
+		cgroup_free(job->cg);
+		job->cg = NULL;
 		return -1;
 	}
 	job->out_fd = pipefd[0];
@@ -99,9 +131,11 @@ void compile_wait(struct compile_job *jobs, int n, bool interruptible)
 			if (!j->running)
 				continue;
 			running++;
-			if (now >= j->deadline && !j->timed_out) {
+			/* the wall clock, and the CPU of the whole tree (RLIMIT_CPU counts one process) */
+			if (!j->timed_out && (now >= j->deadline || cgroup_cpu_us(j->cg) > (long long)j->cpu_limit_ms * 1000)) {
 				j->timed_out = true;
 				sandbox_kill(j->pid);
+				cgroup_kill(j->cg);
 			}
 			/* Ctrl-C: a compiler bomb must not keep the grader for its whole time limit */
 			if (interruptible && grader_interrupted && !j->interrupted) {
@@ -170,4 +204,6 @@ bool compile_succeeded(const struct compile_job *job)
 void compile_job_release(struct compile_job *job)
 {
 	strbuf_release(&job->output);
+	cgroup_free(job->cg);
+	job->cg = NULL;
 }

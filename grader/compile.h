@@ -2,11 +2,15 @@
  * compile.h - build commands (compilers, syntax checks) run in the sandbox.
  *
  * A job runs one command in a directory of the scratch space with the
- * compiler's limits (CPU time, address space, file size), the given
- * directories hidden (problems, reference, cache, other students' files),
- * its own PID namespace where the machine allows, and an environment of
- * PATH, LC_ALL=C and TMPDIR=.; its stdout and stderr are collected
- * together (at most COMPILE_OUTPUT_CAP bytes).  compile_wait() watches a
+ * compiler's limits (CPU time of its whole process tree, address space,
+ * file size; a cgroup of its own with a process and a memory limit where
+ * the machine has cgroups), a view of the file system of the toolchain,
+ * the `readable` directories and its own directory only (Landlock, see
+ * landlock.h; where the kernel lacks it, the given directories hidden in a
+ * mount namespace), its own PID namespace where the machine allows, a uid
+ * of its own when the grader is root, and an environment of PATH, LC_ALL=C
+ * and TMPDIR=.; its stdout and stderr are collected together (at most
+ * COMPILE_OUTPUT_CAP bytes).  compile_wait() watches a
  * set of jobs at once and kills one at its wall-clock limit, or all on
  * Ctrl-C when asked to.
  *
@@ -24,14 +28,19 @@
 #define COMPILE_OUTPUT_CAP (64u << 10)
 
 struct compile_limits {
-	unsigned cpu_s, wall_ms;
+	unsigned cpu_s, wall_ms;       /* CPU time of the whole process tree, wall clock */
 	const char *const *hide_paths; /* NULL-terminated, borrowed */
+	const char *const *readable;   /* NULL-terminated: what it may read besides the toolchain and its own directory */
+	uid_t uid;                     /* who the command runs as when the grader is root (sandbox_ids) */
+	gid_t gid;
 };
 
 struct compile_job {
 	pid_t pid;
 	int out_fd;
 	struct strbuf output;   /* stdout and stderr, at most COMPILE_OUTPUT_CAP */
+	struct cgroup *cg;      /* the command's process tree, where cgroups work (cgroup.h), or NULL */
+	unsigned cpu_limit_ms;  /* of the tree */
 	uint64_t started, deadline;
 	int status;             /* wait status once finished */
 	bool timed_out, interrupted, running;
@@ -56,7 +65,7 @@ bool compile_succeeded(const struct compile_job *job);
 
 void compile_job_release(struct compile_job *job);
 
-/* Let the sandboxed processes (nobody, when we are root) write in dir.  0 or -1. */
-int compile_give_dir(const char *dir);
+/* Let the build commands (lim's uid, when we are root) write in dir.  0 or -1. */
+int compile_give_dir(const struct compile_limits *lim, const char *dir);
 
 #endif

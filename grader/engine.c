@@ -191,7 +191,9 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 		add_hidden(e, &nhidden, opts->extra_hidden[i]);
 	if (!e->hidden)
 		e->hidden = xcalloc(1, sizeof(char *));
-	e->env.hide_paths = (const char *const *)e->hidden;
+	e->env.compile.hide_paths = (const char *const *)e->hidden;
+	/* builds run as the last uid of the engine's block; runners take the others (sandbox_ids) */
+	sandbox_ids(e->opts.id_block, SANDBOX_BLOCK - 1, &e->env.compile.uid, &e->env.compile.gid);
 	return prepare_languages(e, err);
 }
 
@@ -367,6 +369,7 @@ static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, 
 	t->memory_mb = g->limits.memory_mb;
 	t->output_kb = g->limits.output_kb;
 	t->zygote_memory_mb = problem_max_memory_mb(p);
+	t->startup_ms = p->limits.startup_ms;
 	plan->problem[plan->ntasks] = pi;
 	plan->kase[plan->ntasks] = k;
 	plan->ntasks++;
@@ -536,7 +539,7 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 		g.group_base[i + 1] = g.group_base[i] + e->problems[i]->ngroups;
 	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
 	g.start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
-	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden);
+	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
 	ret = pool_run(pool, plan->tasks, &client);
 	pool_free(pool);
 	if (ret < 0 && !grader_interrupted)

@@ -2,6 +2,20 @@
  * filter.c - see filter.h.  Built with libseccomp: the architecture is
  * checked (a foreign one kills the process), the default action traps
  * (SIGSYS, reported as forbidden by the runtime's handler).
+ *
+ * Arguments.  libseccomp compares all 64 bits of an argument (its
+ * SCMP_A0_32() macros only truncate the datum), while the kernel reads an
+ * int argument (a signal, a pid, a flags word) from the low 32 bits of its
+ * register and ignores the rest: 0xffffffff00000000 | SIGSYS is SIGSYS to
+ * the kernel and "not SIGSYS" to a 64-bit comparison.  So every rule here
+ * that looks at an argument compares it with SCMP_CMP_MASKED_EQ and a mask
+ * with no upper half, which is what the kernel sees; a range becomes one
+ * masked comparison per aligned block (allow_int_range).  Pointers are
+ * never checked (seccomp cannot read the memory behind them).  One rule
+ * for a call with no argument condition overrides every rule with one for
+ * the same call (libseccomp keeps the unconditional one), so a call is
+ * either filtered on its arguments or not at all.  tests/unit/test_filter.c
+ * runs every argument rule against the kernel.
  */
 #define _GNU_SOURCE
 #include "filter.h"
@@ -26,6 +40,31 @@
 #define CLONE_NEW_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | \
 			 CLONE_NEWNET | CLONE_NEWCGROUP)
 
+/* The kernel's signal count (_NSIG) on the architectures the grader runs on. */
+#define KERNEL_NSIG 64
+
+/* "int argument arg equals v", on the low 32 bits as the kernel reads it */
+#define ARG_INT_EQ(arg, v) SCMP_CMP((arg), SCMP_CMP_MASKED_EQ, 0xffffffffu, (uint32_t)(v))
+
+/*
+ * Allow nr when its int argument arg (low 32 bits) lies in [lo, hi]: one
+ * masked comparison per aligned power-of-two block of the range, e.g.
+ * [1, 30] is 1, 2-3, 4-7, 8-15, 16-23, 24-27, 28-29 and 30.
+ */
+static int allow_int_range(scmp_filter_ctx ctx, int nr, unsigned arg, uint32_t lo, uint32_t hi)
+{
+	for (uint64_t from = lo; from <= hi;) {
+		uint64_t size = from ? from & -from : (uint64_t)1 << 32;
+		while (from + size - 1 > hi)
+			size >>= 1;
+		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1,
+				     SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, (uint32_t)~(size - 1), from)) < 0)
+			return -1;
+		from += size;
+	}
+	return 0;
+}
+
 /* System calls a pure computation needs in the case child. */
 static const int case_allowed[] = {
 	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(lseek),
@@ -45,7 +84,7 @@ static const int case_allowed[] = {
 static const int zygote_allowed[] = {
 	SCMP_SYS(wait4), SCMP_SYS(waitid), SCMP_SYS(pipe), SCMP_SYS(pipe2),
 	SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3), SCMP_SYS(poll), SCMP_SYS(ppoll),
-	SCMP_SYS(prlimit64), SCMP_SYS(setrlimit), SCMP_SYS(getrlimit),
+	SCMP_SYS(setrlimit), SCMP_SYS(getrlimit), /* prlimit64: add_fixed_rules */
 	SCMP_SYS(timer_create), SCMP_SYS(timer_settime), SCMP_SYS(timer_delete),
 	SCMP_SYS(prctl), SCMP_SYS(seccomp), SCMP_SYS(set_tid_address),
 };
@@ -76,17 +115,18 @@ static int add_signal_rules(scmp_filter_ctx ctx, bool zygote)
 	if (zygote && sandbox_probe()->namespaces)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0) < 0 ||
 		       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 0) < 0 ? -1 : 0;
-	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
-				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ||
-	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1,
-				SCMP_A0(SCMP_CMP_EQ, GR_PID_PLACEHOLDER)) < 0 ? -1 : 0;
+	/* kill(pid_t pid, int sig), tgkill(pid_t tgid, pid_t tid, int sig): the
+	 * runtime patches the placeholder (the JEQ of the low half) with its pid;
+	 * tgkill's tid must be a thread of tgid, the kernel sees to that */
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, ARG_INT_EQ(0, GR_PID_PLACEHOLDER)) < 0 ||
+	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, ARG_INT_EQ(0, GR_PID_PLACEHOLDER)) < 0 ? -1 : 0;
 }
 
 /* Path-based system calls: what a runner never needs once its filter is in place. */
 static const int path_calls[] = {
 	SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(access),
 	SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(statx),
-	SCMP_SYS(getcwd),
+	SCMP_SYS(getcwd), SCMP_SYS(newfstatat),
 };
 
 /*
@@ -95,43 +135,59 @@ static const int path_calls[] = {
  * handles, instead of killing the test.  Its audit hook (runtime/pyhost.c)
  * reports the program's own attempts as forbidden; C programs trap on the
  * first one.
+ *
+ * newfstatat(int dfd, const char *path, struct stat *buf, int flags) is
+ * also how glibc (2.33 and later) does fstat(fd): path "" and AT_EMPTY_PATH.
+ * But AT_EMPTY_PATH only permits an empty path, it does not require one:
+ * with a non-empty path the call is an ordinary lookup anywhere (it found
+ * /etc/passwd), and seccomp cannot read the path to tell the two apart.
+ * So newfstatat never runs under either filter: with AT_EMPTY_PATH (any
+ * fstat) it fails with EACCES, which stdio copes with (it only wants a
+ * buffer size; it takes BUFSIZ); without it (stat, lstat) it traps for C.
+ * The fd-only fstat system call stays allowed (case_allowed).
  */
 static int add_path_rules(scmp_filter_ctx ctx, enum filter_flavour flavour)
 {
-	uint32_t action = flavour == FILTER_PYTHON ? SCMP_ACT_ERRNO(EACCES) : SCMP_ACT_TRAP;
 	if (flavour != FILTER_PYTHON)
-		return 0; /* the default action (trap) */
+		return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(newfstatat), 1,
+					SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)) < 0 ? -1 : 0;
 	for (size_t i = 0; i < sizeof(path_calls) / sizeof(path_calls[0]); i++)
-		if (seccomp_rule_add(ctx, action, path_calls[i], 0) < 0)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), path_calls[i], 0) < 0)
 			return -1;
-	/* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH), allowed below; any other use fails */
-	return seccomp_rule_add(ctx, action, SCMP_SYS(newfstatat), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
+	return 0;
 }
 
 /*
  * What starting processes may look like: in the zygote, fork - no new
- * namespaces (a constructor would be root in a user namespace of its own)
- * and no threads (a thread of the zygote would run beside the tests, and
- * make fork() unsafe for the Python host); in a case child, nothing.
+ * namespaces (a constructor would be root in a user namespace of its own),
+ * no threads (a thread of the zygote would run beside the tests, and make
+ * fork() unsafe for the Python host) and no CLONE_PARENT (a child of the
+ * runner's parent, outside the processes counted as the runner's); in a
+ * case child, nothing.  clone's flags are an unsigned long of which the
+ * kernel reads the low 32 bits (lower_32_bits(clone_flags)); the mask has
+ * no upper half, so those bits play no part here either.
  */
 static int add_process_rules(scmp_filter_ctx ctx, bool zygote)
 {
 	if (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
-				       SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEW_FLAGS | CLONE_THREAD | CLONE_VM, 0)) < 0)
+				       SCMP_A0(SCMP_CMP_MASKED_EQ,
+					       CLONE_NEW_FLAGS | CLONE_THREAD | CLONE_VM | CLONE_PARENT, 0)) < 0)
 		return -1;
 	/* glibc tries clone3 first and falls back to clone on ENOSYS */
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 }
 
-static int add_fixed_rules(scmp_filter_ctx ctx)
+static int add_fixed_rules(scmp_filter_ctx ctx, bool zygote)
 {
 	/* isatty() on stdout: "not a terminal" rather than a violation */
 	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
-	    /* fstat() is newfstatat(fd, "", buf, AT_EMPTY_PATH) */
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(newfstatat), 1,
-			     SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH)) < 0 ||
-	    /* signal handlers, but never for SIGSYS: that one reports violations */
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 1, SCMP_A0(SCMP_CMP_NE, SIGSYS)) < 0)
+	    /* rt_sigaction(int sig, ...): signal handlers, but never for SIGSYS, which reports violations */
+	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, 1, SIGSYS - 1) < 0 ||
+	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGSYS + 1, KERNEL_NSIG) < 0)
+		return -1;
+	/* prlimit64(pid_t pid, ...): its own limits only (pid 0, what setrlimit and getrlimit pass); without
+	 * a PID namespace another pid could be a runner of another student of the same uid */
+	if (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0)
 		return -1;
 	return 0;
 }
@@ -181,7 +237,7 @@ static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zy
 	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
 	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
 	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
-	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx) < 0 || add_path_rules(ctx, flavour) < 0 ||
+	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
 	    add_signal_rules(ctx, zygote) < 0) {
 		strbuf_addstr(err, "cannot build the seccomp filter");
 		goto cleanup;

@@ -18,10 +18,9 @@
 
 static int c_setup(const struct build_env *env, struct strbuf *err)
 {
-	struct compile_limits lim = { env->compile_cpu_s, env->compile_wall_ms, env->hide_paths };
 	char *const argv[] = { env->cc, "-std=gnu11", "-O2", "-pipe", "-fno-stack-protector", "-c", "runtime.c",
 			       "-o", "runtime.o", NULL };
-	if (compile_run(&lim, env->runtime_dir, argv, err) < 0) {
+	if (compile_run(&env->compile, env->runtime_dir, argv, err) < 0) {
 		strbuf_addstr(err, "(compiling the C runner runtime)");
 		return -1;
 	}

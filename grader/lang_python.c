@@ -37,7 +37,6 @@ static void push_flags(struct strvec *argv, const char *flags)
 static int python_setup(const struct build_env *env, struct strbuf *err)
 {
 #if defined(GRADER_PYTHON_CFLAGS) && defined(GRADER_PYTHON_LIBS)
-	struct compile_limits lim = { env->compile_cpu_s, env->compile_wall_ms, env->hide_paths };
 	struct strvec argv = STRVEC_INIT;
 	int ret;
 
@@ -53,7 +52,7 @@ static int python_setup(const struct build_env *env, struct strbuf *err)
 	strvec_push(&argv, "pyhost");
 	strvec_push(&argv, "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc");
 	push_flags(&argv, GRADER_PYTHON_LIBS);
-	ret = compile_run(&lim, env->runtime_dir, argv.v, err);
+	ret = compile_run(&env->compile, env->runtime_dir, argv.v, err);
 	if (ret < 0)
 		strbuf_addstr(err, "(compiling the Python host)");
 	strvec_clear(&argv);

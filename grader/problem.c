@@ -27,6 +27,7 @@
 
 #define MAX_CASES_PER_PROBLEM 200000
 #define MAX_ARRAY_LEN 1000000
+#define MAX_ARRAY_INTS_PER_PROBLEM (1ull << 24) /* 64 MiB of int arrays over all of a problem's tests */
 
 struct loader {
 	const char *path;
@@ -34,6 +35,7 @@ struct loader {
 	struct strbuf *err;
 	struct problem *p;         /* the variant being loaded */
 	size_t cases_alloc;
+	unsigned long long array_ints; /* ints the variant's arrays hold so far */
 	yaml_node_t *lang_groups;  /* languages.<lang>.groups: what differs per group, or NULL */
 };
 
@@ -209,9 +211,14 @@ static int require(struct loader *ld, yaml_node_t *map, yaml_node_t *val, const 
 static int load_limits(struct loader *ld, yaml_node_t *n, struct limits *lim, const char *what)
 {
 	static const char *const keys[] = { "cpu_ms", "cpu_factor", "cpu_floor_ms", "wall_ms",
-					    "memory_mb", "output_kb", NULL };
-	yaml_node_t *v[7];
+					    "memory_mb", "output_kb", "startup_ms", NULL };
+	yaml_node_t *v[8];
 	if (read_mapping(ld, n, what, keys, v) < 0)
+		return -1;
+	if (v[6] && !strcmp(what, "group limits"))
+		return fail(ld, v[6], "startup_ms is a problem's limit (its runner starts once for every group), "
+			    "not a group's");
+	if (v[6] && get_unsigned(ld, v[6], "startup_ms", 1, 600000, &lim->startup_ms) < 0)
 		return -1;
 	if (v[0] && v[1])
 		return fail(ld, v[1], "give either cpu_ms (absolute) or cpu_factor (relative to the reference), not both");
@@ -461,6 +468,30 @@ static int parse_case_expected(struct loader *ld, yaml_node_t *expected, enum va
  * Check one `cases:` entry and describe it in spec.  The checks run in a
  * fixed order, so a file with several mistakes always names the same one.
  */
+/*
+ * Add the ints the entry's arrays hold over all its tests (a random array
+ * counted at its longest) to the variant's total: -1 past the cap.  Every
+ * test gets its own copy of a literal array too, so a 1000-element literal
+ * times a 200 000-value range is 200 million ints.
+ */
+static int count_array_ints(struct loader *ld, const struct case_spec *spec)
+{
+	unsigned long long per_test = 0;
+	for (int i = 0; i < spec->nargs; i++) {
+		const struct arg_spec *a = &spec->args[i];
+		if (a->kind == ARG_RANDOM_ARRAY)
+			per_test += (unsigned long long)a->len_hi;
+		else if (a->kind == ARG_LITERAL && a->type == VT_INT_ARRAY)
+			per_test += a->literal.len;
+	}
+	/* per_test <= nargs x MAX_ARRAY_LEN (or the file's size), ntests <= 200 000: no overflow */
+	per_test *= case_spec_ntests(spec);
+	if (per_test > MAX_ARRAY_INTS_PER_PROBLEM - ld->array_ints)
+		return -1;
+	ld->array_ints += per_test;
+	return 0;
+}
+
 static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index,
 		      struct case_spec *spec)
 {
@@ -478,6 +509,9 @@ static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int en
 		return -1;
 	if (case_spec_ntests(spec) + (size_t)ld->p->ncases > MAX_CASES_PER_PROBLEM)
 		return fail(ld, n, "the problem would have more than %d tests", MAX_CASES_PER_PROBLEM);
+	if (count_array_ints(ld, spec) < 0)
+		return fail(ld, n, "the problem's arrays would hold more than %llu ints in all",
+			    MAX_ARRAY_INTS_PER_PROBLEM);
 	spec->seed = default_seed(ld->p, &ld->p->groups[group_index], entry_index);
 	if ((v[5] && parse_case_seed(ld, v[5], spec) < 0) ||
 	    (v[3] && parse_case_expected(ld, v[3], sig->ret, spec) < 0))
@@ -839,6 +873,8 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 		p->limits.memory_mb = DEFAULT_MEMORY_MB;
 	if (!p->limits.output_kb)
 		p->limits.output_kb = DEFAULT_OUTPUT_KB;
+	if (!p->limits.startup_ms)
+		p->limits.startup_ms = DEFAULT_STARTUP_MS;
 	if (load_groups(ld, v[K_GROUPS]) < 0 || check_group_overrides(ld) < 0)
 		return -1;
 	name_cases(p);
@@ -932,6 +968,7 @@ static int load_document(struct loader *ld, yaml_node_t *root)
 		}
 		ld->p = var;
 		ld->cases_alloc = 0;
+		ld->array_ints = 0;
 		if (load_variant(ld, v, langs[i], nodes[i]) < 0)
 			return -1;
 		var->nlanguages = n;

@@ -31,11 +31,13 @@ struct limits {
 	unsigned wall_ms;       /* wall-clock backstop; 0: 2 x the CPU limit + 1 s */
 	unsigned memory_mb;
 	unsigned output_kb;     /* total stdout+stderr before output-limit */
+	unsigned startup_ms;    /* problem-level only: CPU a runner may use before the tests (constructors, import) */
 };
 
 #define DEFAULT_CPU_MS 1000u
 #define DEFAULT_MEMORY_MB 256u
 #define DEFAULT_OUTPUT_KB 1024u
+#define DEFAULT_STARTUP_MS 5000u
 
 struct test_case {
 	char *name;              /* unique within the problem, e.g. "small/AcanWin(7)" */

@@ -24,45 +24,13 @@ const struct report_format *report_find(const char *name)
 	return NULL;
 }
 
-bool report_group_visible(const struct problem *p, int group, const struct report_options *o)
+void report_describe(struct strbuf *sb, const struct problem *p, const struct view_test *vt)
 {
-	return o->show_hidden || p->groups[group].visibility == VIS_PUBLIC;
-}
-
-bool report_visible(const struct test_result *t, const struct problem *p, const struct report_options *o)
-{
-	return report_group_visible(p, t->tc->group, o);
-}
-
-const char *report_message(const struct test_result *t, const struct problem *p, const struct report_options *o)
-{
-	if (t->verdict == V_CORRECT)
-		return NULL;
-	if (report_visible(t, p, o) && t->message)
-		return t->message;
-	return verdict_words(t->verdict);
-}
-
-const char *report_output(const struct test_result *t, const struct problem *p, const struct report_options *o)
-{
-	if (!t->output || !*t->output || !report_visible(t, p, o))
-		return NULL;
-	return t->output;
-}
-
-void report_describe(struct strbuf *sb, const struct problem *p, const struct test_result *t,
-		     const struct report_options *o)
-{
-	struct strbuf call = STRBUF_INIT;
+	const struct test_result *t = vt->t;
 
 	if (t->verdict == V_CORRECT)
 		return;
-	if (!report_visible(t, p, o)) {
-		strbuf_addstr(sb, verdict_words(t->verdict));
-		return;
-	}
-	test_case_format_call(&call, p, t->tc);
-	strbuf_addstr(sb, call.buf);
+	test_case_format_call(sb, p, t->tc);
 	if (t->verdict == V_WRONG_ANSWER && t->has_actual && t->has_expected) {
 		strbuf_addstr(sb, " returned ");
 		problem_format_answer(sb, p, t->tc->func, t->actual);
@@ -70,38 +38,44 @@ void report_describe(struct strbuf *sb, const struct problem *p, const struct te
 		problem_format_answer(sb, p, t->tc->func, t->expected);
 	} else {
 		strbuf_addstr(sb, ": ");
-		text_clean(sb, report_message(t, p, o), 0);
-	}
-	strbuf_release(&call);
-}
-
-void report_tally(const struct problem_result *pr, int group, struct report_tally *out)
-{
-	memset(out, 0, sizeof(*out));
-	for (int k = 0; k < pr->ntests; k++) {
-		const struct test_result *t = &pr->tests[k];
-		if (group >= 0 && t->tc->group != group)
-			continue;
-		out->tests++;
-		out->passed += t->verdict == V_CORRECT;
-		out->skipped += t->verdict == V_SKIPPED;
-		out->failed += t->verdict != V_CORRECT && t->verdict != V_SKIPPED;
-		out->score += t->score;
-		out->max_score += t->max_score;
-		out->cpu_ms += t->time_ms;
-		if (t->peak_kb > out->peak_kb)
-			out->peak_kb = t->peak_kb;
-		if (t->limit_ms > out->limit_ms)
-			out->limit_ms = t->limit_ms;
+		text_clean(sb, vt->message, 0);
 	}
 }
 
-int report_total_tests(const struct grade_result *r)
+void report_passed(struct strbuf *sb, const struct view_group *g)
 {
-	int n = 0;
-	for (int i = 0; i < r->nproblems; i++)
-		n += r->problems[i].ntests;
-	return n;
+	if (!g->listed && g->group->scoring == SCORE_ALL_OR_NOTHING && g->tally.passed < g->tally.tests)
+		strbuf_addf(sb, "not all of %d passed", g->tally.tests);
+	else
+		strbuf_addf(sb, "%d of %d passed", g->tally.passed, g->tally.tests);
+}
+
+void report_size(struct strbuf *sb, unsigned long long bytes)
+{
+	if (bytes < 1024)
+		strbuf_addf(sb, "%llu byte%s", bytes, bytes == 1 ? "" : "s");
+	else if (bytes < 1024 * 1024)
+		strbuf_addf(sb, "%.1f KiB", bytes / 1024.0);
+	else
+		strbuf_addf(sb, "%.1f MiB", bytes / (1024.0 * 1024.0));
+}
+
+bool report_left_out(struct strbuf *sb, const struct view_problem *vp)
+{
+	if (!vp->output_left_out && !vp->messages_cut)
+		return false;
+	if (vp->output_left_out) {
+		strbuf_addf(sb, "output of %d test%s not shown (", vp->output_left_out,
+			    vp->output_left_out == 1 ? "" : "s");
+		report_size(sb, vp->output_left_out_bytes);
+		strbuf_addstr(sb, ")");
+	}
+	if (vp->messages_cut)
+		strbuf_addf(sb, "%s%d long message%s cut to a line", vp->output_left_out ? "; " : "", vp->messages_cut,
+			    vp->messages_cut == 1 ? "" : "s");
+	strbuf_addf(sb, ": reports show at most %d KiB of captured output and messages per problem",
+		    VIEW_OUTPUT_BUDGET / 1024);
+	return true;
 }
 
 void report_title(struct strbuf *sb, const struct problem *p)
@@ -111,10 +85,10 @@ void report_title(struct strbuf *sb, const struct problem *p)
 		strbuf_addf(sb, " (%s)", p->lang->display);
 }
 
-char *report_source_path(const struct grade_result *r, const struct problem_result *pr)
+char *report_source_path(const struct view *v, const struct view_problem *vp)
 {
-	const char *dir = r->submission ? r->submission : ".";
-	const char *file = pr->source ? pr->source : pr->problem->source;
+	const char *dir = v->submission ? v->submission : ".";
+	const char *file = vp->source ? vp->source : vp->problem->source;
 	size_t l;
 
 	while (dir[0] == '.' && dir[1] == '/')

@@ -4,8 +4,10 @@
  * To standard output (or FILE): an ::error annotation per failing public
  * test (at most ANNOTATIONS_PER_PROBLEM per problem: GitHub itself shows
  * only 10 errors per step), an ::error per compiler error with its line and
- * column, one ::error per problem for what was not annotated (hidden tests
- * as counts), and a ::notice with the total.  The command line appends the
+ * column, one ::error per problem for what was not annotated (hidden groups
+ * as counts: the view, view.h, lists no hidden test for students), and a
+ * ::notice with the total.  Captured output is never shown here, so the
+ * output budget has nothing to leave out.  The command line appends the
  * Markdown summary (report_markdown) to $GITHUB_STEP_SUMMARY alongside.
  *
  * Escaping follows GitHub's rules (toolkit/core command.ts): in the message
@@ -110,10 +112,10 @@ static bool error_location(const char *line, const char *src, long *ln, long *co
 }
 
 /* Annotate the compiler's error lines at their line and column.  Returns how many it found. */
-static int compiler_errors(FILE *out, const struct problem_result *pr, const char *file)
+static int compiler_errors(FILE *out, const struct view_problem *vp, const char *file)
 {
-	const char *src = pr->source ? pr->source : pr->problem->source;
-	const char *s = pr->build_message;
+	const char *src = vp->source ? vp->source : vp->problem->source;
+	const char *s = vp->build_message;
 	int n = 0;
 
 	while (s && *s && n < COMPILER_ANNOTATIONS) {
@@ -133,58 +135,62 @@ static int compiler_errors(FILE *out, const struct problem_result *pr, const cha
 	return n;
 }
 
-static void problem_commands(FILE *out, const struct grade_result *r, const struct problem_result *pr,
-			     const struct report_options *o)
+/* "12 of 842 tests passed; 3 more failing tests not annotated; hidden group large: 7 of 10 passed; ..." */
+static void problem_counts(struct strbuf *msg, const struct view_problem *vp, int unannotated)
 {
-	const struct problem *p = pr->problem;
-	char *file = report_source_path(r, pr);
+	strbuf_addf(msg, "%d of %d tests passed", vp->tally.passed, vp->tally.tests);
+	if (unannotated)
+		strbuf_addf(msg, "; %d more failing tests not annotated", unannotated);
+	for (int g = 0; g < vp->ngroups; g++) {
+		const struct view_group *vg = &vp->groups[g];
+		if (vg->listed || vg->tally.passed == vg->tally.tests)
+			continue;
+		strbuf_addf(msg, "; hidden group %s: ", vg->group->name);
+		report_passed(msg, vg);
+	}
+	if (vp->tally.skipped)
+		strbuf_addf(msg, "; %d not run (all-or-nothing group)", vp->tally.skipped);
+}
+
+static void problem_commands(FILE *out, const struct view *v, const struct view_problem *vp)
+{
+	const struct problem *p = vp->problem;
+	char *file = report_source_path(v, vp);
 	struct strbuf title = STRBUF_INIT, msg = STRBUF_INIT;
-	int annotated = 0, failed = 0, hidden_failed = 0;
+	int annotated = 0, failed = 0;
 
 	strbuf_addf(&title, "%s ", p->id);
 	report_title(&title, p);
 	strbuf_addstr(&title, ": ");
-	text_score(&title, pr->score);
+	text_score(&title, vp->score);
 	strbuf_addstr(&title, " / ");
-	text_score(&title, pr->max_score);
-	if (pr->build_verdict != V_CORRECT) {
-		const char *m = pr->build_message ? pr->build_message : verdict_words(pr->build_verdict);
-		if (pr->build_verdict == V_MISSING) {
+	text_score(&title, vp->max_score);
+	if (vp->build_verdict != V_CORRECT) {
+		const char *m = vp->build_message ? vp->build_message : verdict_words(vp->build_verdict);
+		if (vp->build_verdict == V_MISSING) {
 			command(out, "error", NULL, 0, 0, title.buf, m);
-		} else if (!compiler_errors(out, pr, file)) {
+		} else if (!compiler_errors(out, vp, file)) {
 			command(out, "error", file, 0, 0, title.buf, m);
 		}
 		goto cleanup;
 	}
-	for (int k = 0; k < pr->ntests; k++) {
-		const struct test_result *t = &pr->tests[k];
-		if (t->verdict == V_CORRECT || t->verdict == V_SKIPPED)
+	for (int k = 0; k < vp->ntests; k++) {
+		const struct view_test *vt = &vp->tests[k];
+		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
 			continue;
 		failed++;
-		if (!report_visible(t, p, o)) {
-			hidden_failed++;
-			continue;
-		}
 		if (annotated < ANNOTATIONS_PER_PROBLEM) {
-			char *t_title = xasprintf("%s %s: %s", p->id, t->tc->name, verdict_words(t->verdict));
+			char *t_title = xasprintf("%s %s: %s", p->id, vt->t->tc->name, verdict_words(vt->t->verdict));
 			strbuf_reset(&msg);
-			report_describe(&msg, p, t, o);
+			report_describe(&msg, p, vt);
 			command(out, "error", file, 0, 0, t_title, msg.buf);
 			free(t_title);
 			annotated++;
 		}
 	}
-	if (failed > annotated) {
-		struct report_tally tl;
-		report_tally(pr, -1, &tl);
+	if (failed > annotated || vp->unlisted.passed < vp->unlisted.tests) {
 		strbuf_reset(&msg);
-		strbuf_addf(&msg, "%d of %d tests passed", tl.passed, tl.tests);
-		if (failed - hidden_failed > annotated)
-			strbuf_addf(&msg, "; %d more failing tests not annotated", failed - hidden_failed - annotated);
-		if (hidden_failed)
-			strbuf_addf(&msg, "; %d hidden test%s failed", hidden_failed, hidden_failed == 1 ? "" : "s");
-		if (tl.skipped)
-			strbuf_addf(&msg, "; %d not run (all-or-nothing group)", tl.skipped);
+		problem_counts(&msg, vp, failed - annotated);
 		command(out, "error", file, 0, 0, title.buf, msg.buf);
 	}
 cleanup:
@@ -193,24 +199,20 @@ cleanup:
 	free(file);
 }
 
-int report_github(FILE *out, const struct grade_result *r, const struct report_options *o)
+int report_github(FILE *out, const struct view *v, const struct report_options *o)
 {
 	struct strbuf total = STRBUF_INIT, msg = STRBUF_INIT;
-	int passed = 0;
 
-	for (int i = 0; i < r->nproblems; i++) {
-		struct report_tally tl;
-		report_tally(&r->problems[i], -1, &tl);
-		passed += tl.passed;
-		problem_commands(out, r, &r->problems[i], o);
-	}
+	(void)o;
+	for (int i = 0; i < v->nproblems; i++)
+		problem_commands(out, v, &v->problems[i]);
 	strbuf_addstr(&total, "Score ");
-	text_score(&total, r->score);
+	text_score(&total, v->score);
 	strbuf_addstr(&total, " / ");
-	text_score(&total, r->max_score);
-	strbuf_addf(&msg, "%d of %d tests passed", passed, report_total_tests(r));
+	text_score(&total, v->max_score);
+	strbuf_addf(&msg, "%d of %d tests passed", v->tally.passed, v->tally.tests);
 	command(out, "notice", NULL, 0, 0, total.buf, msg.buf);
-	if (r->internal_error)
+	if (v->internal_error)
 		command(out, "warning", NULL, 0, 0, "judge-error",
 			"some tests could not be judged because of a problem in the grader, not in your code");
 	strbuf_release(&total);

@@ -11,8 +11,8 @@
  *
  * Visibility: public groups are "visible".  Hidden groups are
  * "after_published": students see the group's name, score and hint once the
- * instructor publishes the grades - never its inputs, values or output,
- * because this writer (like every writer) leaves them out.  The autograder's
+ * instructor publishes the grades - only its counts and points, because
+ * the student's view (view.h) lists no hidden test.  The autograder's
  * own stdout is "hidden" (stdout_visibility).  The top-level score is
  * Gradescope's total; see dist/gradescope/README.md.
  */
@@ -32,16 +32,15 @@ static json_t *text(const char *s)
 	return j ? j : json_string("(not UTF-8)");
 }
 
-static void add_failure(struct strbuf *sb, const struct problem *p, const struct test_result *t,
-			const struct report_options *o)
+static void add_failure(struct strbuf *sb, const struct problem *p, const struct view_test *vt)
 {
-	const char *output = report_output(t, p, o);
+	const struct test_result *t = vt->t;
 	strbuf_addf(sb, "x %s: %s\n    ", t->tc->name, verdict_words(t->verdict));
-	report_describe(sb, p, t, o);
+	report_describe(sb, p, vt);
 	strbuf_addch(sb, '\n');
-	if (output) {
+	if (vt->output) {
 		struct strbuf clean = STRBUF_INIT;
-		bool cut = text_clean(&clean, output, OUTPUT_SHOWN) || t->output_total > strlen(output);
+		bool cut = text_clean(&clean, vt->output, OUTPUT_SHOWN) || vt->output_cut;
 		strbuf_addf(sb, "    your program printed %llu bytes%s:\n", t->output_total, cut ? " (cut short)" : "");
 		for (const char *s = clean.buf; *s;) {
 			size_t l = strcspn(s, "\n");
@@ -49,61 +48,64 @@ static void add_failure(struct strbuf *sb, const struct problem *p, const struct
 			s += l + (s[l] == '\n');
 		}
 		strbuf_release(&clean);
+	} else if (vt->output_left_out) {
+		strbuf_addf(sb, "    your program printed %llu bytes (not shown: the output budget is spent)\n",
+			    t->output_total);
 	}
 }
 
-static void group_output(struct strbuf *sb, const struct problem_result *pr, int g, bool first_group,
-			 const struct report_options *o)
+static void group_output(struct strbuf *sb, const struct view_problem *vp, int g, bool first_group)
 {
-	const struct problem *p = pr->problem;
-	const struct group *grp = &p->groups[g];
-	bool visible = report_group_visible(p, g, o);
-	struct report_tally tl;
+	const struct problem *p = vp->problem;
+	const struct view_group *vg = &vp->groups[g];
+	const struct group *grp = vg->group;
 	int shown = 0;
 
-	report_tally(pr, g, &tl);
-	if (pr->build_verdict != V_CORRECT) {
-		if (first_group && pr->build_message) {
-			text_clean(sb, pr->build_message, 0);
+	if (vp->build_verdict != V_CORRECT) {
+		if (first_group && vp->build_message) {
+			text_clean(sb, vp->build_message, 0);
 			strbuf_addch(sb, '\n');
 		} else {
-			strbuf_addf(sb, "%s: %s.\n", pr->source ? pr->source : p->source, verdict_words(pr->build_verdict));
+			strbuf_addf(sb, "%s: %s.\n", vp->source ? vp->source : p->source, verdict_words(vp->build_verdict));
 		}
-		strbuf_addf(sb, "None of the %d tests of this group could run.\n", tl.tests);
+		strbuf_addf(sb, "None of the %d tests of this group could run.\n", vg->tally.tests);
 		return;
 	}
-	strbuf_addf(sb, "%d of %d %stests passed (%s).\n", tl.passed, tl.tests, visible ? "" : "hidden ",
-		    grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing" : "points per test");
-	if (visible && tl.failed)
+	if (vg->listed) {
+		strbuf_addf(sb, "%d of %d tests passed", vg->tally.passed, vg->tally.tests);
+	} else {
+		strbuf_addstr(sb, "Hidden tests: ");
+		report_passed(sb, vg);
+	}
+	strbuf_addf(sb, " (%s).\n", grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing" : "points per test");
+	if (vg->tally.failed && vg->listed)
 		strbuf_addch(sb, '\n');
-	for (int k = grp->first_case; visible && k < grp->first_case + grp->ncases; k++) {
-		const struct test_result *t = &pr->tests[k];
-		if (t->verdict == V_CORRECT || t->verdict == V_SKIPPED)
+	for (int k = 0; k < vg->ntests; k++) {
+		const struct view_test *vt = &vg->tests[k];
+		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
 			continue;
 		if (shown++ < FAILURES_SHOWN)
-			add_failure(sb, p, t, o);
+			add_failure(sb, p, vt);
 	}
 	if (shown > FAILURES_SHOWN)
 		strbuf_addf(sb, "... and %d more failing tests.\n", shown - FAILURES_SHOWN);
-	if (tl.skipped)
-		strbuf_addf(sb, "%d test%s not run: an earlier test of this all-or-nothing group failed.\n", tl.skipped,
-			    tl.skipped == 1 ? "" : "s");
-	if (!visible && tl.passed < tl.tests)
-		strbuf_addstr(sb, "Hidden tests do not show their inputs or values.\n");
-	if (tl.passed < tl.tests && grp->hint)
+	if (vg->tally.skipped)
+		strbuf_addf(sb, "%d test%s not run: an earlier test of this all-or-nothing group failed.\n",
+			    vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
+	if (!vg->listed && vg->tally.passed < vg->tally.tests)
+		strbuf_addstr(sb, "Hidden tests show only how many passed.\n");
+	if (vg->tally.passed < vg->tally.tests && grp->hint)
 		strbuf_addf(sb, "\nHint: %s\n", grp->hint);
 }
 
-static json_t *group_test(const struct problem_result *pr, int pi, int g, bool first_group,
-			  const struct report_options *o)
+static json_t *group_test(const struct view_problem *vp, int pi, int g)
 {
-	const struct problem *p = pr->problem;
-	const struct group *grp = &p->groups[g];
-	struct report_tally tl;
+	const struct problem *p = vp->problem;
+	const struct view_group *vg = &vp->groups[g];
+	const struct group *grp = vg->group;
 	struct strbuf sb = STRBUF_INIT;
 	json_t *j = json_object(), *tags = json_array();
 
-	report_tally(pr, g, &tl);
 	strbuf_addf(&sb, "%s ", p->id);
 	report_title(&sb, p);
 	strbuf_addf(&sb, ": %s", grp->name);
@@ -112,10 +114,10 @@ static json_t *group_test(const struct problem_result *pr, int pi, int g, bool f
 	strbuf_addf(&sb, "%d.%d", pi + 1, g + 1);
 	json_object_set_new(j, "number", json_string(sb.buf));
 	strbuf_reset(&sb);
-	json_object_set_new(j, "score", json_real(tl.score));
-	json_object_set_new(j, "max_score", json_real(tl.max_score));
-	json_object_set_new(j, "status", json_string(tl.passed == tl.tests ? "passed" : "failed"));
-	group_output(&sb, pr, g, first_group, o);
+	json_object_set_new(j, "score", json_real(vg->tally.score));
+	json_object_set_new(j, "max_score", json_real(vg->tally.max_score));
+	json_object_set_new(j, "status", json_string(vg->tally.passed == vg->tally.tests ? "passed" : "failed"));
+	group_output(&sb, vp, g, g == 0);
 	json_object_set_new(j, "output", text(sb.buf));
 	json_object_set_new(j, "output_format", json_string("text"));
 	json_object_set_new(j, "visibility", json_string(grp->visibility == VIS_HIDDEN ? "after_published" : "visible"));
@@ -128,55 +130,53 @@ static json_t *group_test(const struct problem_result *pr, int pi, int g, bool f
 	return j;
 }
 
-static void overall_output(struct strbuf *sb, const struct grade_result *r)
+static void overall_output(struct strbuf *sb, const struct view *v)
 {
 	strbuf_addstr(sb, "Total: ");
-	text_score(sb, r->score);
+	text_score(sb, v->score);
 	strbuf_addstr(sb, " / ");
-	text_score(sb, r->max_score);
+	text_score(sb, v->max_score);
 	strbuf_addch(sb, '\n');
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		struct report_tally tl;
-		report_tally(pr, -1, &tl);
-		strbuf_addf(sb, "%s ", pr->problem->id);
-		report_title(sb, pr->problem);
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		strbuf_addf(sb, "%s ", vp->problem->id);
+		report_title(sb, vp->problem);
 		strbuf_addstr(sb, ": ");
-		text_score(sb, pr->score);
+		text_score(sb, vp->score);
 		strbuf_addstr(sb, " / ");
-		text_score(sb, pr->max_score);
-		if (pr->build_verdict != V_CORRECT)
-			strbuf_addf(sb, " (%s)\n", verdict_words(pr->build_verdict));
+		text_score(sb, vp->max_score);
+		if (vp->build_verdict != V_CORRECT)
+			strbuf_addf(sb, " (%s)\n", verdict_words(vp->build_verdict));
 		else
-			strbuf_addf(sb, " (%d of %d tests passed)\n", tl.passed, tl.tests);
+			strbuf_addf(sb, " (%d of %d tests passed)\n", vp->tally.passed, vp->tally.tests);
+		if (report_left_out(sb, vp))
+			strbuf_addch(sb, '\n');
 	}
-	if (r->internal_error)
+	if (v->internal_error)
 		strbuf_addstr(sb, "Some tests could not be judged because of a problem in the grader, not in your "
 				  "code: please tell your instructor.\n");
 }
 
-int report_gradescope(FILE *out, const struct grade_result *r, const struct report_options *o)
+int report_gradescope(FILE *out, const struct view *v, const struct report_options *o)
 {
 	json_t *root = json_object(), *tests = json_array();
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	json_object_set_new(root, "score", json_real(r->score));
-	json_object_set_new(root, "execution_time", json_integer((json_int_t)(r->elapsed_s + 0.999)));
-	overall_output(&sb, r);
+	json_object_set_new(root, "score", json_real(v->score));
+	json_object_set_new(root, "execution_time", json_integer((json_int_t)(v->elapsed_s + 0.999)));
+	overall_output(&sb, v);
 	json_object_set_new(root, "output", text(sb.buf));
 	json_object_set_new(root, "output_format", json_string("text"));
 	json_object_set_new(root, "visibility", json_string("visible"));
 	json_object_set_new(root, "stdout_visibility", json_string("hidden"));
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		for (int g = 0; g < pr->problem->ngroups; g++)
-			json_array_append_new(tests, group_test(pr, i, g, g == 0, o));
-	}
+	for (int i = 0; i < v->nproblems; i++)
+		for (int g = 0; g < v->problems[i].ngroups; g++)
+			json_array_append_new(tests, group_test(&v->problems[i], i, g));
 	json_object_set_new(root, "tests", tests);
 	json_object_set_new(root, "extra_data", json_pack("{s:s, s:b}", "grader_version",
 							   o->version ? o->version : "", "internal_error",
-							   r->internal_error));
+							   v->internal_error));
 	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	fputc('\n', out);
 	json_decref(root);

@@ -9,12 +9,20 @@
  *         <failure type message>   a wrong answer
  *         <error type message>     crashes, limits, compile errors, missing, ...
  *         <skipped message/>       not run (all-or-nothing group)
- *         <system-out>             captured output (visible tests only)
+ *         <system-out>             captured output
+ *       system-out                 what the output budget left out, if anything
+ *
+ * One testcase per listed test of the view (view.h); a counts-only (hidden)
+ * group is one testcase of its own, named "<group> (hidden, N tests)",
+ * with a <failure type="hidden-tests"> giving the counts when not all
+ * passed - never a testcase per hidden test, so the counts of failures,
+ * errors and skipped tests carry nothing about them either.  A testsuite's
+ * time is the CPU time of its listed tests.
  *
  * libxml2's xmlTextWriter does the structure and the escaping; everything
  * that goes into it first passes text_clean(), so whatever bytes a student
  * prints (control characters, invalid UTF-8, "]]>") the file stays
- * well-formed XML 1.0.  Hidden tests carry the verdict in words only.
+ * well-formed XML 1.0.
  */
 #include "report.h"
 #include "text.h"
@@ -95,15 +103,23 @@ struct counts {
 	int tests, failures, errors, skipped;
 };
 
-static void count(struct counts *c, const struct test_result *t)
+static void count(struct counts *c, const struct view_problem *vp)
 {
-	c->tests++;
-	if (t->verdict == V_WRONG_ANSWER)
-		c->failures++;
-	else if (t->verdict == V_SKIPPED)
-		c->skipped++;
-	else if (t->verdict != V_CORRECT)
-		c->errors++;
+	for (int k = 0; k < vp->ntests; k++) {
+		enum verdict v = vp->tests[k].t->verdict;
+		c->tests++;
+		if (v == V_WRONG_ANSWER)
+			c->failures++;
+		else if (v == V_SKIPPED)
+			c->skipped++;
+		else if (v != V_CORRECT)
+			c->errors++;
+	}
+	for (int g = 0; g < vp->ngroups; g++)
+		if (!vp->groups[g].listed) {
+			c->tests++;
+			c->failures += vp->groups[g].tally.passed < vp->groups[g].tally.tests;
+		}
 }
 
 static void counts_attrs(struct xw *x, const struct counts *c)
@@ -114,98 +130,136 @@ static void counts_attrs(struct xw *x, const struct counts *c)
 	attrf(x, "skipped", "%d", c->skipped);
 }
 
-/* with_build: carry the compiler's message (once per problem, on its first visible test) */
-static void testcase(struct xw *x, const struct problem_result *pr, int k, const char *file, bool with_build,
-		     const struct report_options *o)
+/* with_build: carry the compiler's message (once per problem, on its first listed test) */
+static void testcase(struct xw *x, const struct view_problem *vp, const struct view_test *vt, const char *file,
+		     bool with_build)
 {
-	const struct problem *p = pr->problem;
-	const struct test_result *t = &pr->tests[k];
-	const char *output = report_output(t, p, o);
-	bool visible = report_visible(t, p, o);
+	const struct problem *p = vp->problem;
+	const struct test_result *t = vt->t;
 	struct strbuf sb = STRBUF_INIT;
 
 	start(x, "testcase");
 	attrf(x, "classname", "%s.%s", p->id, p->groups[t->tc->group].name);
 	attr(x, "name", t->tc->name);
 	attr(x, "file", file);
-	/* a hidden test's time could carry its inputs out: 0 for students */
-	attrf(x, "time", "%.3f", report_visible(t, p, o) ? t->time_ms / 1000.0 : 0.0);
+	attrf(x, "time", "%.3f", t->time_ms / 1000.0);
 	if (t->verdict == V_SKIPPED) {
 		start(x, "skipped");
-		attr(x, "message", report_message(t, p, o));
+		attr(x, "message", vt->message);
 		end(x);
 	} else if (t->verdict != V_CORRECT) {
-		report_describe(&sb, p, t, o);
+		report_describe(&sb, p, vt);
 		start(x, t->verdict == V_WRONG_ANSWER ? "failure" : "error");
 		attr(x, "type", verdict_name(t->verdict));
 		attr(x, "message", sb.buf);
-		if (visible) {
-			strbuf_reset(&sb);
-			report_describe(&sb, p, t, o);
-			strbuf_addf(&sb, "\nverdict: %s\n", verdict_words(t->verdict));
-			if (pr->build_verdict == V_CORRECT)
-				strbuf_addf(&sb, "CPU time: %u ms (limit %u ms), memory: %llu KiB\n", t->time_ms,
-					    t->limit_ms, t->peak_kb);
-			if (with_build && pr->build_message)
-				strbuf_addf(&sb, "\n%s\n", pr->build_message);
-			text(x, sb.buf);
-		}
+		strbuf_addf(&sb, "\nverdict: %s\n", verdict_words(t->verdict));
+		if (vp->build_verdict == V_CORRECT)
+			strbuf_addf(&sb, "CPU time: %u ms (limit %u ms), memory: %llu KiB\n", t->time_ms, t->limit_ms,
+				    t->peak_kb);
+		if (with_build && vp->build_message)
+			strbuf_addf(&sb, "\n%s\n", vp->build_message);
+		text(x, sb.buf);
 		end(x);
 	}
-	if (output) {
+	if (vt->output) {
 		strbuf_reset(&sb);
-		if (text_clean(&sb, output, REPORT_OUTPUT_MAX) || t->output_total > strlen(output))
+		strbuf_addstr(&sb, vt->output);
+		if (vt->output_cut)
 			strbuf_addf(&sb, "\n[... cut: %llu bytes printed in all]", t->output_total);
 		start(x, "system-out");
-		check(x, xmlTextWriterWriteString(x->w, BAD_CAST sb.buf));
+		text(x, sb.buf);
 		end(x);
 	}
 	end(x);
 	strbuf_release(&sb);
 }
 
-static void testsuite(struct xw *x, const struct grade_result *r, const struct problem_result *pr,
-		      const struct report_options *o)
+/* A counts-only group: one testcase with its counts. */
+static void group_testcase(struct xw *x, const struct view_problem *vp, const struct view_group *vg,
+			   const char *file)
 {
-	const struct problem *p = pr->problem;
-	struct counts c = { 0, 0, 0, 0 };
-	struct report_tally tl;
-	char *file = report_source_path(r, pr);
-	bool shown_build = false;
+	struct strbuf sb = STRBUF_INIT;
 
-	for (int k = 0; k < pr->ntests; k++)
-		count(&c, &pr->tests[k]);
-	report_tally(pr, -1, &tl);
-	start(x, "testsuite");
-	attr(x, "name", p->id);
-	counts_attrs(x, &c);
-	attrf(x, "time", "%.3f", tl.cpu_ms / 1000.0);
+	start(x, "testcase");
+	attrf(x, "classname", "%s.%s", vp->problem->id, vg->group->name);
+	attrf(x, "name", "%s (hidden, %d tests)", vg->group->name, vg->tally.tests);
+	attr(x, "file", file);
+	attr(x, "time", "0.000");
+	if (vg->tally.passed < vg->tally.tests) {
+		strbuf_addstr(&sb, "hidden tests: ");
+		report_passed(&sb, vg);
+		strbuf_addstr(&sb, ", ");
+		text_score(&sb, vg->tally.score);
+		strbuf_addstr(&sb, " / ");
+		text_score(&sb, vg->tally.max_score);
+		strbuf_addstr(&sb, " points");
+		start(x, "failure");
+		attr(x, "type", "hidden-tests");
+		attr(x, "message", sb.buf);
+		end(x);
+	}
+	end(x);
+	strbuf_release(&sb);
+}
+
+static void properties(struct xw *x, const struct view_problem *vp, const char *file, const struct report_options *o)
+{
+	const struct problem *p = vp->problem;
+	struct strbuf sb = STRBUF_INIT;
+
 	start(x, "properties");
 	property(x, "title", p->title);
 	property(x, "language", p->lang->display);
-	{
-		struct strbuf sb = STRBUF_INIT;
-		text_score(&sb, pr->score);
-		property(x, "score", sb.buf);
-		strbuf_reset(&sb);
-		text_score(&sb, pr->max_score);
-		property(x, "max_score", sb.buf);
-		strbuf_release(&sb);
-	}
+	text_score(&sb, vp->score);
+	property(x, "score", sb.buf);
+	strbuf_reset(&sb);
+	text_score(&sb, vp->max_score);
+	property(x, "max_score", sb.buf);
 	property(x, "source", file);
-	property(x, "build", verdict_name(pr->build_verdict));
+	property(x, "build", verdict_name(vp->build_verdict));
 	property(x, "grader_version", o->version ? o->version : "");
+	strbuf_reset(&sb);
+	if (report_left_out(&sb, vp))
+		property(x, "left_out", sb.buf);
 	end(x);
-	for (int k = 0; k < pr->ntests; k++) {
-		bool first_visible = pr->build_verdict != V_CORRECT && report_visible(&pr->tests[k], p, o) && !shown_build;
-		testcase(x, pr, k, file, first_visible, o);
-		shown_build = shown_build || first_visible;
+	strbuf_release(&sb);
+}
+
+static void testsuite(struct xw *x, const struct view *v, const struct view_problem *vp,
+		      const struct report_options *o)
+{
+	struct counts c = { 0, 0, 0, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	char *file = report_source_path(v, vp);
+	bool shown_build = false;
+
+	count(&c, vp);
+	start(x, "testsuite");
+	attr(x, "name", vp->problem->id);
+	counts_attrs(x, &c);
+	attrf(x, "time", "%.3f", vp->tally.cpu_ms / 1000.0);
+	properties(x, vp, file, o);
+	for (int g = 0; g < vp->ngroups; g++) {
+		const struct view_group *vg = &vp->groups[g];
+		if (!vg->listed)
+			group_testcase(x, vp, vg, file);
+		for (int k = 0; k < vg->ntests; k++) {
+			bool with_build = vp->build_verdict != V_CORRECT && !shown_build;
+			testcase(x, vp, &vg->tests[k], file, with_build);
+			shown_build = shown_build || with_build;
+		}
+	}
+	if (report_left_out(&sb, vp)) {
+		start(x, "system-out");
+		text(x, sb.buf);
+		end(x);
 	}
 	end(x);
+	strbuf_release(&sb);
 	free(file);
 }
 
-int report_junit(FILE *out, const struct grade_result *r, const struct report_options *o)
+int report_junit(FILE *out, const struct view *v, const struct report_options *o)
 {
 	xmlOutputBufferPtr buf = xmlOutputBufferCreateFile(out, NULL);
 	struct xw x = { NULL, 0 };
@@ -221,17 +275,16 @@ int report_junit(FILE *out, const struct grade_result *r, const struct report_op
 	check(&x, xmlTextWriterSetIndent(x.w, 1));
 	check(&x, xmlTextWriterSetIndentString(x.w, BAD_CAST "  "));
 	check(&x, xmlTextWriterStartDocument(x.w, "1.0", "UTF-8", NULL));
-	for (int i = 0; i < r->nproblems; i++)
-		for (int k = 0; k < r->problems[i].ntests; k++)
-			count(&c, &r->problems[i].tests[k]);
+	for (int i = 0; i < v->nproblems; i++)
+		count(&c, &v->problems[i]);
 	start(&x, "testsuites");
 	attr(&x, "name", "grader");
 	counts_attrs(&x, &c);
-	attrf(&x, "time", "%.3f", r->elapsed_s);
-	attr_score(&x, "score", r->score);
-	attr_score(&x, "max_score", r->max_score);
-	for (int i = 0; i < r->nproblems; i++)
-		testsuite(&x, r, &r->problems[i], o);
+	attrf(&x, "time", "%.3f", v->elapsed_s);
+	attr_score(&x, "score", v->score);
+	attr_score(&x, "max_score", v->max_score);
+	for (int i = 0; i < v->nproblems; i++)
+		testsuite(&x, v, &v->problems[i], o);
 	end(&x);
 	check(&x, xmlTextWriterEndDocument(x.w));
 	xmlFreeTextWriter(x.w); /* flushes into out, does not close it */

@@ -1,7 +1,8 @@
 /*
  * report_markdown.c - a GitHub-flavoured Markdown summary: a score table,
- * then per problem the failing public tests (call, verdict, values), the
- * hidden groups as counts, and the hints.  It is what `--format github`
+ * then per problem the failing listed tests (call, verdict, values), the
+ * hidden groups as counts (the view, view.h, lists no hidden test for
+ * students), what the output budget left out, and the hints.  It is what `--format github`
  * appends to $GITHUB_STEP_SUMMARY, and reads well as a GitLab merge-request
  * comment.
  *
@@ -73,116 +74,118 @@ static void score(struct strbuf *sb, double s, double max)
 	text_score(sb, max);
 }
 
-static void problem_details(struct strbuf *sb, const struct problem_result *pr, const struct report_options *o)
+/* The failing listed tests as a table (at most FAILURES_PER_PROBLEM rows). */
+static void failure_table(struct strbuf *sb, const struct view_problem *vp)
 {
-	const struct problem *p = pr->problem;
 	int shown = 0, more = 0;
-	bool table = false;
+
+	for (int k = 0; k < vp->ntests; k++) {
+		const struct view_test *vt = &vp->tests[k];
+		struct strbuf d = STRBUF_INIT;
+		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
+			continue;
+		if (shown == FAILURES_PER_PROBLEM) {
+			more++;
+			continue;
+		}
+		if (!shown)
+			strbuf_addstr(sb, "| test | verdict | details |\n|---|---|---|\n");
+		strbuf_addstr(sb, "| ");
+		inline_text(sb, vt->t->tc->name, 0);
+		strbuf_addf(sb, " | %s | ", verdict_words(vt->t->verdict));
+		report_describe(&d, vp->problem, vt);
+		inline_text(sb, d.buf, 0);
+		if (vt->output) {
+			strbuf_addstr(sb, "<br>printed: <code>");
+			inline_text(sb, vt->output, OUTPUT_SHOWN);
+			strbuf_addstr(sb, "</code>");
+		} else if (vt->output_left_out) {
+			strbuf_addf(sb, "<br>printed %llu bytes (not shown: output budget spent)", vt->t->output_total);
+		}
+		strbuf_addstr(sb, " |\n");
+		strbuf_release(&d);
+		shown++;
+	}
+	if (shown)
+		strbuf_addch(sb, '\n');
+	if (more)
+		strbuf_addf(sb, "... and %d more failing tests (the text or JSON report lists them).\n\n", more);
+}
+
+static void problem_details(struct strbuf *sb, const struct view_problem *vp)
+{
+	const struct problem *p = vp->problem;
+	struct strbuf note = STRBUF_INIT;
 
 	strbuf_addstr(sb, "<details><summary><b>");
 	inline_text(sb, p->id, 0);
 	strbuf_addch(sb, ' ');
 	inline_title(sb, p);
 	strbuf_addstr(sb, "</b>: ");
-	score(sb, pr->score, pr->max_score);
+	score(sb, vp->score, vp->max_score);
 	strbuf_addstr(sb, "</summary>\n\n");
-	if (pr->build_verdict != V_CORRECT) {
-		strbuf_addf(sb, "**%s**\n\n", verdict_words(pr->build_verdict));
-		if (pr->build_message)
-			pre_text(sb, pr->build_message, BUILD_SHOWN);
+	if (vp->build_verdict != V_CORRECT) {
+		strbuf_addf(sb, "**%s**\n\n", verdict_words(vp->build_verdict));
+		if (vp->build_message)
+			pre_text(sb, vp->build_message, BUILD_SHOWN);
 		strbuf_addstr(sb, "</details>\n\n");
 		return;
 	}
-	for (int k = 0; k < pr->ntests; k++) {
-		const struct test_result *t = &pr->tests[k];
-		if (t->verdict == V_CORRECT || t->verdict == V_SKIPPED || !report_visible(t, p, o))
-			continue;
-		if (shown == FAILURES_PER_PROBLEM) {
-			more++;
-			continue;
-		}
-		if (!table) {
-			strbuf_addstr(sb, "| test | verdict | details |\n|---|---|---|\n");
-			table = true;
-		}
-		strbuf_addstr(sb, "| ");
-		inline_text(sb, t->tc->name, 0);
-		strbuf_addf(sb, " | %s | ", verdict_words(t->verdict));
-		{
-			struct strbuf d = STRBUF_INIT;
-			const char *output = report_output(t, p, o);
-			report_describe(&d, p, t, o);
-			inline_text(sb, d.buf, 0);
-			if (output) {
-				strbuf_addstr(sb, "<br>printed: <code>");
-				inline_text(sb, output, OUTPUT_SHOWN);
-				strbuf_addstr(sb, "</code>");
-			}
-			strbuf_release(&d);
-		}
-		strbuf_addstr(sb, " |\n");
-		shown++;
-	}
-	if (table)
-		strbuf_addch(sb, '\n');
-	if (more)
-		strbuf_addf(sb, "... and %d more failing tests (the text or JSON report lists them).\n\n", more);
-	for (int g = 0; g < p->ngroups; g++) {
-		const struct group *grp = &p->groups[g];
-		struct report_tally tl;
-		report_tally(pr, g, &tl);
-		strbuf_addf(sb, "- %s group <b>", tl.passed == tl.tests ? "✅" : "❌");
-		inline_text(sb, grp->name, 0);
-		strbuf_addf(sb, "</b>%s: %d of %d passed, ", grp->visibility == VIS_HIDDEN ? " (hidden)" : "",
-			    tl.passed, tl.tests);
-		score(sb, tl.score, tl.max_score);
-		if (tl.skipped)
-			strbuf_addf(sb, "; %d not run after an earlier failure (all or nothing)", tl.skipped);
-		if (tl.passed < tl.tests && grp->hint) {
+	failure_table(sb, vp);
+	for (int g = 0; g < vp->ngroups; g++) {
+		const struct view_group *vg = &vp->groups[g];
+		struct strbuf passed = STRBUF_INIT;
+		report_passed(&passed, vg);
+		strbuf_addf(sb, "- %s group <b>", vg->tally.passed == vg->tally.tests ? "✅" : "❌");
+		inline_text(sb, vg->group->name, 0);
+		strbuf_addf(sb, "</b>%s: %s, ", vg->group->visibility == VIS_HIDDEN ? " (hidden)" : "", passed.buf);
+		strbuf_release(&passed);
+		score(sb, vg->tally.score, vg->tally.max_score);
+		if (vg->tally.skipped)
+			strbuf_addf(sb, "; %d not run after an earlier failure (all or nothing)", vg->tally.skipped);
+		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
 			strbuf_addstr(sb, "<br>hint: ");
-			inline_text(sb, grp->hint, 0);
+			inline_text(sb, vg->group->hint, 0);
 		}
 		strbuf_addch(sb, '\n');
 	}
+	if (report_left_out(&note, vp)) {
+		strbuf_addstr(sb, "\n");
+		inline_text(sb, note.buf, 0);
+		strbuf_addstr(sb, "\n");
+	}
+	strbuf_release(&note);
 	strbuf_addstr(sb, "\n</details>\n\n");
 }
 
-int report_markdown(FILE *out, const struct grade_result *r, const struct report_options *o)
+int report_markdown(FILE *out, const struct view *v, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int tests = report_total_tests(r), passed = 0;
 
-	for (int i = 0; i < r->nproblems; i++) {
-		struct report_tally tl;
-		report_tally(&r->problems[i], -1, &tl);
-		passed += tl.passed;
-	}
 	strbuf_addstr(&sb, "## Grading results: ");
-	score(&sb, r->score, r->max_score);
-	strbuf_addf(&sb, "\n\n%d of %d tests passed.\n\n", passed, tests);
+	score(&sb, v->score, v->max_score);
+	strbuf_addf(&sb, "\n\n%d of %d tests passed.\n\n", v->tally.passed, v->tally.tests);
 	strbuf_addstr(&sb, "| | problem | score | tests passed |\n|---|---|---:|---:|\n");
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		struct report_tally tl;
-		report_tally(pr, -1, &tl);
-		strbuf_addf(&sb, "| %s | ", tl.passed == tl.tests ? "✅" : "❌");
-		inline_text(&sb, pr->problem->id, 0);
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		strbuf_addf(&sb, "| %s | ", vp->tally.passed == vp->tally.tests ? "✅" : "❌");
+		inline_text(&sb, vp->problem->id, 0);
 		strbuf_addch(&sb, ' ');
-		inline_title(&sb, pr->problem);
+		inline_title(&sb, vp->problem);
 		strbuf_addstr(&sb, " | ");
-		score(&sb, pr->score, pr->max_score);
-		if (pr->build_verdict != V_CORRECT)
-			strbuf_addf(&sb, " | %s |\n", verdict_words(pr->build_verdict));
+		score(&sb, vp->score, vp->max_score);
+		if (vp->build_verdict != V_CORRECT)
+			strbuf_addf(&sb, " | %s |\n", verdict_words(vp->build_verdict));
 		else
-			strbuf_addf(&sb, " | %d of %d |\n", tl.passed, tl.tests);
+			strbuf_addf(&sb, " | %d of %d |\n", vp->tally.passed, vp->tally.tests);
 	}
 	strbuf_addch(&sb, '\n');
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		if (pr->score < pr->max_score || pr->build_verdict != V_CORRECT)
-			problem_details(&sb, pr, o);
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		if (vp->score < vp->max_score || vp->build_verdict != V_CORRECT)
+			problem_details(&sb, vp);
 	}
-	if (r->internal_error)
+	if (v->internal_error)
 		strbuf_addstr(&sb, "> **Note:** some tests could not be judged because of a problem in the grader, "
 				   "not in your code (verdict judge-error).\n\n");
 	strbuf_addf(&sb, "<sub>grader %s</sub>\n", o->version ? o->version : "");

@@ -17,8 +17,15 @@
  * Descriptions have '#' and '\' escaped (TAP directives), diagnostics are
  * YAML double-quoted scalars (TAP::Parser::YAMLish reads \", \\, \n, \t,
  * \xNN).  A skipped test is "ok # SKIP": TAP has no "failed because not run";
- * the run still fails through the test that caused the skip.  Hidden tests
- * get the verdict in words and nothing else.
+ * the run still fails through the test that caused the skip.
+ *
+ * One test point per listed test of the view (view.h), and one per
+ * counts-only (hidden) group, in the group's place:
+ *
+ *   not ok 843 - p1 large (hidden, 10 tests): 7 of 10 passed, 2.8 / 4
+ *
+ * never a point per hidden test.  What the output budget left out is a
+ * "# p1: output of ... not shown" comment after the problem's points.
  */
 #include "report.h"
 #include "text.h"
@@ -71,15 +78,14 @@ static void yaml_quoted(struct strbuf *sb, const char *s, size_t max)
 	strbuf_release(&clean);
 }
 
-/* with_build: carry the compiler's message (once per problem, on its first visible test) */
-static void diagnostics(struct strbuf *sb, const struct problem_result *pr, const struct test_result *t,
-			bool with_build, const struct report_options *o)
+/* with_build: carry the compiler's message (once per problem, on its first listed test) */
+static void diagnostics(struct strbuf *sb, const struct view_problem *vp, const struct view_test *vt, bool with_build)
 {
-	const struct problem *p = pr->problem;
-	const char *output = report_output(t, p, o);
+	const struct problem *p = vp->problem;
+	const struct test_result *t = vt->t;
 	struct strbuf line = STRBUF_INIT;
 
-	report_describe(&line, p, t, o);
+	report_describe(&line, p, vt);
 	strbuf_addstr(sb, "  ---\n  message: ");
 	yaml_quoted(sb, line.buf, 0);
 	strbuf_addf(sb, "\n  severity: %s\n  data:\n    verdict: %s\n", t->verdict == V_JUDGE_ERROR ? "error" : "fail",
@@ -87,93 +93,161 @@ static void diagnostics(struct strbuf *sb, const struct problem_result *pr, cons
 	strbuf_addf(sb, "    group: ");
 	yaml_quoted(sb, p->groups[t->tc->group].name, 0);
 	strbuf_addch(sb, '\n');
-	if (report_visible(t, p, o)) {
+	strbuf_reset(&line);
+	test_case_format_call(&line, p, t->tc);
+	strbuf_addstr(sb, "    call: ");
+	yaml_quoted(sb, line.buf, 0);
+	strbuf_addch(sb, '\n');
+	if (t->has_expected) {
 		strbuf_reset(&line);
-		test_case_format_call(&line, p, t->tc);
-		strbuf_addstr(sb, "    call: ");
-		yaml_quoted(sb, line.buf, 0);
-		strbuf_addch(sb, '\n');
-		if (t->has_expected) {
-			strbuf_reset(&line);
-			problem_format_answer(&line, p, t->tc->func, t->expected);
-			strbuf_addf(sb, "    expected: \"%s\"\n", line.buf);
-		}
-		if (t->has_actual) {
-			strbuf_reset(&line);
-			problem_format_answer(&line, p, t->tc->func, t->actual);
-			strbuf_addf(sb, "    got: \"%s\"\n", line.buf);
-		}
-		if (pr->build_verdict == V_CORRECT)
-			strbuf_addf(sb, "    time_ms: %u\n    limit_ms: %u\n    peak_kb: %llu\n", t->time_ms,
-				    t->limit_ms, t->peak_kb);
-		if (with_build && pr->build_message) {
-			strbuf_addstr(sb, "    compiler: ");
-			yaml_quoted(sb, pr->build_message, 0);
-			strbuf_addch(sb, '\n');
-		}
-		if (output) {
-			strbuf_addstr(sb, "    output: ");
-			yaml_quoted(sb, output, TAP_OUTPUT_MAX);
-			strbuf_addf(sb, "\n    output_bytes: %llu\n", t->output_total);
-		}
+		problem_format_answer(&line, p, t->tc->func, t->expected);
+		strbuf_addf(sb, "    expected: \"%s\"\n", line.buf);
 	}
+	if (t->has_actual) {
+		strbuf_reset(&line);
+		problem_format_answer(&line, p, t->tc->func, t->actual);
+		strbuf_addf(sb, "    got: \"%s\"\n", line.buf);
+	}
+	if (vp->build_verdict == V_CORRECT)
+		strbuf_addf(sb, "    time_ms: %u\n    limit_ms: %u\n    peak_kb: %llu\n", t->time_ms, t->limit_ms,
+			    t->peak_kb);
+	if (with_build && vp->build_message) {
+		strbuf_addstr(sb, "    compiler: ");
+		yaml_quoted(sb, vp->build_message, 0);
+		strbuf_addch(sb, '\n');
+	}
+	if (vt->output) {
+		strbuf_addstr(sb, "    output: ");
+		yaml_quoted(sb, vt->output, TAP_OUTPUT_MAX);
+		strbuf_addch(sb, '\n');
+	}
+	if (vt->output || vt->output_left_out) /* left out: the problem's "# ... not shown" line says why */
+		strbuf_addf(sb, "    output_bytes: %llu\n", t->output_total);
 	strbuf_addstr(sb, "  ...\n");
 	strbuf_release(&line);
 }
 
-int report_tap(FILE *out, const struct grade_result *r, const struct report_options *o)
+/* The problem's "# id title: score / max" line. */
+static void problem_line(struct strbuf *sb, const struct view_problem *vp)
+{
+	const struct problem *p = vp->problem;
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addstr(sb, "# ");
+	description(sb, p->id);
+	strbuf_addch(sb, ' ');
+	report_title(&t, p);
+	description(sb, t.buf);
+	strbuf_release(&t);
+	strbuf_addstr(sb, ": ");
+	text_score(sb, vp->score);
+	strbuf_addstr(sb, " / ");
+	text_score(sb, vp->max_score);
+	if (vp->build_verdict != V_CORRECT)
+		strbuf_addf(sb, " (%s)", verdict_words(vp->build_verdict));
+	strbuf_addch(sb, '\n');
+}
+
+/* A counts-only group as one test point. */
+static void group_point(struct strbuf *sb, const struct view_problem *vp, const struct view_group *vg, int n)
+{
+	bool ok = vg->tally.passed == vg->tally.tests;
+	struct strbuf what = STRBUF_INIT;
+
+	strbuf_addf(&what, "%s %s (hidden, %d tests): ", vp->problem->id, vg->group->name, vg->tally.tests);
+	report_passed(&what, vg);
+	strbuf_addstr(&what, ", ");
+	text_score(&what, vg->tally.score);
+	strbuf_addstr(&what, " / ");
+	text_score(&what, vg->tally.max_score);
+	strbuf_addf(sb, "%s %d - ", ok ? "ok" : "not ok", n);
+	description(sb, what.buf);
+	strbuf_addch(sb, '\n');
+	if (!ok) {
+		strbuf_addstr(sb, "  ---\n  message: ");
+		yaml_quoted(sb, what.buf, 0);
+		strbuf_addf(sb, "\n  severity: fail\n  data:\n    group: ");
+		yaml_quoted(sb, vg->group->name, 0);
+		strbuf_addf(sb, "\n    hidden: true\n    tests: %d\n  ...\n", vg->tally.tests);
+	}
+	strbuf_release(&what);
+}
+
+/* A listed test as one test point. */
+static void test_point(struct strbuf *sb, const struct view_problem *vp, const struct view_test *vt, int n,
+		       bool *shown_build)
+{
+	const struct test_result *t = vt->t;
+
+	strbuf_addf(sb, "%s %d - ", t->verdict == V_CORRECT || t->verdict == V_SKIPPED ? "ok" : "not ok", n);
+	description(sb, vp->problem->id);
+	strbuf_addch(sb, ' ');
+	description(sb, t->tc->name);
+	if (t->verdict == V_SKIPPED) {
+		strbuf_addstr(sb, " # SKIP ");
+		description(sb, vt->message);
+	}
+	strbuf_addch(sb, '\n');
+	if (t->verdict != V_CORRECT && t->verdict != V_SKIPPED) {
+		bool with_build = vp->build_verdict != V_CORRECT && !*shown_build;
+		diagnostics(sb, vp, vt, with_build);
+		*shown_build = *shown_build || with_build;
+	}
+}
+
+/* Test points in the view: listed tests, and one per counts-only group. */
+static int points(const struct view *v)
+{
+	int n = 0;
+	for (int i = 0; i < v->nproblems; i++) {
+		n += v->problems[i].ntests;
+		for (int g = 0; g < v->problems[i].ngroups; g++)
+			n += !v->problems[i].groups[g].listed;
+	}
+	return n;
+}
+
+int report_tap(FILE *out, const struct view *v, const struct report_options *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int n = 0;
 
-	fprintf(out, "TAP version 13\n1..%d\n", report_total_tests(r));
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		const struct problem *p = pr->problem;
+	(void)o;
+	fprintf(out, "TAP version 13\n1..%d\n", points(v));
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
 		bool shown_build = false;
 		strbuf_reset(&sb);
-		strbuf_addstr(&sb, "# ");
-		description(&sb, p->id);
-		strbuf_addch(&sb, ' ');
-		{
-			struct strbuf t = STRBUF_INIT;
-			report_title(&t, p);
-			description(&sb, t.buf);
-			strbuf_release(&t);
-		}
-		strbuf_addstr(&sb, ": ");
-		text_score(&sb, pr->score);
-		strbuf_addstr(&sb, " / ");
-		text_score(&sb, pr->max_score);
-		if (pr->build_verdict != V_CORRECT)
-			strbuf_addf(&sb, " (%s)", verdict_words(pr->build_verdict));
-		fprintf(out, "%s\n", sb.buf);
-		for (int k = 0; k < pr->ntests; k++) {
-			const struct test_result *t = &pr->tests[k];
+		problem_line(&sb, vp);
+		fputs(sb.buf, out);
+		for (int g = 0; g < vp->ngroups; g++) {
+			const struct view_group *vg = &vp->groups[g];
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s %d - ", t->verdict == V_CORRECT || t->verdict == V_SKIPPED ? "ok" : "not ok",
-				    ++n);
-			description(&sb, p->id);
-			strbuf_addch(&sb, ' ');
-			description(&sb, t->tc->name);
-			if (t->verdict == V_SKIPPED) {
-				strbuf_addstr(&sb, " # SKIP ");
-				description(&sb, report_message(t, p, o));
-			}
-			strbuf_addch(&sb, '\n');
-			if (t->verdict != V_CORRECT && t->verdict != V_SKIPPED) {
-				bool with_build = pr->build_verdict != V_CORRECT && !shown_build && report_visible(t, p, o);
-				diagnostics(&sb, pr, t, with_build, o);
-				shown_build = shown_build || with_build;
-			}
+			if (!vg->listed)
+				group_point(&sb, vp, vg, ++n);
 			fputs(sb.buf, out);
+			for (int k = 0; k < vg->ntests; k++) {
+				strbuf_reset(&sb);
+				test_point(&sb, vp, &vg->tests[k], ++n, &shown_build);
+				fputs(sb.buf, out);
+			}
+		}
+		strbuf_reset(&sb);
+		if (report_left_out(&sb, vp)) {
+			struct strbuf line = STRBUF_INIT;
+			strbuf_addstr(&line, "# ");
+			description(&line, vp->problem->id);
+			strbuf_addstr(&line, ": ");
+			description(&line, sb.buf);
+			fprintf(out, "%s\n", line.buf);
+			strbuf_release(&line);
 		}
 	}
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "# total: ");
-	text_score(&sb, r->score);
+	text_score(&sb, v->score);
 	strbuf_addstr(&sb, " / ");
-	text_score(&sb, r->max_score);
+	text_score(&sb, v->max_score);
 	fprintf(out, "%s\n", sb.buf);
 	strbuf_release(&sb);
 	return ferror(out) ? -1 : 0;

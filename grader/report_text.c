@@ -13,12 +13,13 @@
  *     758 tests not run: an earlier test of this all-or-nothing group failed
  *     large (hidden, 0.4 points per test): 2 of 10 passed, 0.8 / 4
  *     passed 6 of 810 tests (hidden tests: 2 of 10 passed)
+ *     note: output of 812 tests not shown (...)  when the view's budget ran out
  *     hint (small): ...                         per group with a failure
  *
  * then a summary table and the total.  At most FAILURES_PER_GROUP blocks per
  * group and FAILURES_PER_PROBLEM per problem.  Hidden groups show counts and
- * hints only.  Captured output and compiler messages are cleaned
- * (report_clean) and cut to a few lines.  Colours only when o->color (the
+ * hints only (in the student's view they list no test).  Captured output
+ * and compiler messages are cleaned (text_clean) and cut to a few lines.  Colours only when o->color (the
  * CLI decides: a terminal, and no NO_COLOR).
  */
 #include "report.h"
@@ -128,11 +129,10 @@ static void print_indented(FILE *out, const char *label, const char *indent, con
 	}
 }
 
-static void print_failure(FILE *out, const struct palette *c, const struct problem *p,
-			  const struct test_result *t, const struct report_options *o)
+static void print_failure(FILE *out, const struct palette *c, const struct problem *p, const struct view_test *vt)
 {
+	const struct test_result *t = vt->t;
 	struct strbuf sb = STRBUF_INIT;
-	const char *output = report_output(t, p, o);
 
 	fprintf(out, "  %sx%s %s: %s%s%s\n", c->bad, c->off, t->tc->name, c->bold, verdict_words(t->verdict), c->off);
 	test_case_format_call(&sb, p, t->tc);
@@ -147,27 +147,26 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 		problem_format_answer(&sb, p, t->tc->func, t->actual);
 		fprintf(out, "      returned: %s\n", sb.buf);
 	}
-	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual)) {
-		strbuf_reset(&sb);
-		text_clean(&sb, report_message(t, p, o), 0);
-		print_indented(out, "      why:      ", "                ", sb.buf);
-	}
+	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual))
+		print_indented(out, "      why:      ", "                ", vt->message);
 	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
 		fprintf(out, "      used:     %u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)\n", t->time_ms,
 			t->limit_ms, t->peak_kb / 1024.0, p->groups[t->tc->group].limits.memory_mb);
-	if (output) {
+	if (vt->output) {
 		fprintf(out, "      printed:  %llu byte%s%s\n", t->output_total, t->output_total == 1 ? "" : "s",
 			t->output_total ? ":" : "");
-		if (print_quoted(out, "        ", output, REPORT_OUTPUT_MAX, OUTPUT_LINES_SHOWN) ||
-		    t->output_total > strlen(t->output))
+		if (print_quoted(out, "        ", vt->output, VIEW_OUTPUT_MAX, OUTPUT_LINES_SHOWN) || vt->output_cut)
 			fprintf(out, "        %s[... not all shown]%s\n", c->dim, c->off);
+	} else if (vt->output_left_out) {
+		fprintf(out, "      printed:  %llu byte%s %s(not shown: the report's output budget for this problem is spent)%s\n",
+			t->output_total, t->output_total == 1 ? "" : "s", c->dim, c->off);
 	}
 	strbuf_release(&sb);
 }
 
-static void print_build_failure(FILE *out, const struct palette *c, const struct problem_result *pr)
+static void print_build_failure(FILE *out, const struct palette *c, const struct view_problem *vp)
 {
-	const char *msg = pr->build_message, *words = verdict_words(pr->build_verdict);
+	const char *msg = vp->build_message, *words = verdict_words(vp->build_verdict);
 	if (msg) {
 		/* the message's first line says what happened; the rest is the compiler's */
 		size_t l = strcspn(msg, "\n");
@@ -185,41 +184,40 @@ static void print_build_failure(FILE *out, const struct palette *c, const struct
 	} else {
 		fprintf(out, "  %s%s%s\n", c->bad, words, c->off);
 	}
-	fprintf(out, "  none of its %d test%s could run\n", pr->ntests, pr->ntests == 1 ? "" : "s");
+	fprintf(out, "  none of its %d test%s could run\n", vp->tally.tests, vp->tally.tests == 1 ? "" : "s");
 }
 
 /* "small (0.25 points per test): 6 of 40 passed, 1.5 / 10", its failures, its skipped tests. */
-static void print_group(FILE *out, const struct palette *c, const struct problem_result *pr, int g,
+static void print_group(FILE *out, const struct palette *c, const struct view_problem *vp, int g,
 			int *shown_in_problem, const struct report_options *o)
 {
-	const struct problem *p = pr->problem;
-	const struct group *grp = &p->groups[g];
-	bool visible = report_group_visible(p, g, o);
-	struct report_tally tl;
-	struct strbuf points = STRBUF_INIT;
+	const struct view_group *vg = &vp->groups[g];
+	const struct group *grp = vg->group;
+	struct strbuf points = STRBUF_INIT, passed = STRBUF_INIT;
 	int shown = 0, not_shown = 0;
 
-	report_tally(pr, g, &tl);
 	text_score(&points, grp->points);
-	fprintf(out, "  %s%s%s (%s%s%s%s): %s%d of %d passed%s, ", c->bold, grp->name, c->off,
+	report_passed(&passed, vg);
+	fprintf(out, "  %s%s%s (%s%s%s%s): %s%s%s, ", c->bold, grp->name, c->off,
 		grp->visibility == VIS_HIDDEN ? "hidden, " : "",
 		grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing, " : "", points.buf,
 		grp->scoring == SCORE_ALL_OR_NOTHING ? " points" : " points per test",
-		tl.passed == tl.tests ? c->ok : c->bad, tl.passed, tl.tests, c->off);
-	print_score(out, c, tl.score, tl.max_score);
+		vg->tally.passed == vg->tally.tests ? c->ok : c->bad, passed.buf, c->off);
+	print_score(out, c, vg->tally.score, vg->tally.max_score);
 	fputc('\n', out);
 	strbuf_release(&points);
-	for (int k = grp->first_case; visible && k < grp->first_case + grp->ncases; k++) {
-		const struct test_result *t = &pr->tests[k];
-		if (t->verdict == V_CORRECT) {
+	strbuf_release(&passed);
+	for (int k = 0; k < vg->ntests; k++) {
+		const struct view_test *vt = &vg->tests[k];
+		if (vt->t->verdict == V_CORRECT) {
 			if (o->verbose)
-				fprintf(out, "  %sok%s %s (%u ms)\n", c->ok, c->off, t->tc->name, t->time_ms);
+				fprintf(out, "  %sok%s %s (%u ms)\n", c->ok, c->off, vt->t->tc->name, vt->t->time_ms);
 			continue;
 		}
-		if (t->verdict == V_SKIPPED)
+		if (vt->t->verdict == V_SKIPPED)
 			continue;
 		if (shown < FAILURES_PER_GROUP && *shown_in_problem < FAILURES_PER_PROBLEM) {
-			print_failure(out, c, p, t, o);
+			print_failure(out, c, vp->problem, vt);
 			shown++;
 			(*shown_in_problem)++;
 		} else {
@@ -229,108 +227,100 @@ static void print_group(FILE *out, const struct palette *c, const struct problem
 	if (not_shown)
 		fprintf(out, "  %s... and %d more failing test%s in this group (--format json lists them all)%s\n",
 			c->dim, not_shown, not_shown == 1 ? "" : "s", c->off);
-	if (tl.skipped)
-		fprintf(out, "  %d test%s not run: an earlier test of this all-or-nothing group failed\n", tl.skipped,
-			tl.skipped == 1 ? "" : "s");
+	if (vg->tally.skipped)
+		fprintf(out, "  %d test%s not run: an earlier test of this all-or-nothing group failed\n",
+			vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
 }
 
-static void print_problem(FILE *out, const struct palette *c, const struct problem_result *pr,
+static void print_problem(FILE *out, const struct palette *c, const struct view_problem *vp,
 			  const struct report_options *o)
 {
-	const struct problem *p = pr->problem;
-	int shown = 0, passed = 0, hidden = 0, hidden_passed = 0;
+	const struct problem *p = vp->problem;
+	struct strbuf note = STRBUF_INIT;
+	int shown = 0;
 
 	fprintf(out, "%s%s%s  %s  ", c->bold, p->id, c->off, p->title);
 	if (p->nlanguages > 1)
 		fprintf(out, "(%s)  ", p->lang->display);
-	print_score(out, c, pr->score, pr->max_score);
+	print_score(out, c, vp->score, vp->max_score);
 	fputc('\n', out);
-	if (pr->startup_output) {
-		fprintf(out, "  printed while starting (%s's top-level code): %llu byte%s\n", pr->source ? pr->source : p->source,
-			pr->startup_total, pr->startup_total == 1 ? "" : "s");
-		if (print_quoted(out, "    ", pr->startup_output, REPORT_OUTPUT_MAX, OUTPUT_LINES_SHOWN) ||
-		    pr->startup_total > strlen(pr->startup_output))
+	if (vp->startup_output) {
+		fprintf(out, "  printed while starting (%s's top-level code): %llu byte%s\n", vp->source ? vp->source : p->source,
+			vp->startup_total, vp->startup_total == 1 ? "" : "s");
+		if (print_quoted(out, "    ", vp->startup_output, VIEW_OUTPUT_MAX, OUTPUT_LINES_SHOWN) ||
+		    vp->startup_total > strlen(vp->startup_output))
 			fprintf(out, "    %s[... not all shown]%s\n", c->dim, c->off);
 	}
-	if (pr->build_verdict != V_CORRECT) {
-		print_build_failure(out, c, pr);
+	if (vp->build_verdict != V_CORRECT) {
+		print_build_failure(out, c, vp);
 		fputc('\n', out);
 		return;
 	}
-	for (int g = 0; g < p->ngroups; g++)
-		print_group(out, c, pr, g, &shown, o);
-	for (int k = 0; k < pr->ntests; k++) {
-		bool ok = pr->tests[k].verdict == V_CORRECT;
-		passed += ok;
-		if (!report_visible(&pr->tests[k], p, o)) {
-			hidden++;
-			hidden_passed += ok;
-		}
-	}
-	fprintf(out, "  passed %d of %d tests", passed, pr->ntests);
-	if (hidden)
-		fprintf(out, " (hidden tests: %d of %d passed)", hidden_passed, hidden);
+	for (int g = 0; g < vp->ngroups; g++)
+		print_group(out, c, vp, g, &shown, o);
+	fprintf(out, "  passed %d of %d tests", vp->tally.passed, vp->tally.tests);
+	if (vp->unlisted.tests)
+		fprintf(out, " (hidden tests: %d of %d passed)", vp->unlisted.passed, vp->unlisted.tests);
 	fputc('\n', out);
-	for (int g = 0; g < p->ngroups; g++) {
-		struct report_tally tl;
-		report_tally(pr, g, &tl);
-		if (tl.passed < tl.tests && p->groups[g].hint) {
-			char *label = xasprintf("%shint (%s):%s", c->bold, p->groups[g].name, c->off);
-			print_wrapped(out, "  ", label, p->groups[g].hint, strlen(c->bold) + strlen(c->off));
+	if (report_left_out(&note, vp))
+		print_wrapped(out, "  ", "note:", note.buf, 0);
+	strbuf_release(&note);
+	for (int g = 0; g < vp->ngroups; g++) {
+		const struct view_group *vg = &vp->groups[g];
+		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
+			char *label = xasprintf("%shint (%s):%s", c->bold, vg->group->name, c->off);
+			print_wrapped(out, "  ", label, vg->group->hint, strlen(c->bold) + strlen(c->off));
 			free(label);
 		}
 	}
 	fputc('\n', out);
 }
 
-static void print_summary(FILE *out, const struct palette *c, const struct grade_result *r)
+static void print_summary(FILE *out, const struct palette *c, const struct view *v)
 {
-	int idw = 0, titlew = 0, tests = report_total_tests(r), passed = 0;
+	int idw = 0, titlew = 0;
 
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem *p = r->problems[i].problem;
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct problem *p = v->problems[i].problem;
 		if ((int)strlen(p->id) > idw)
 			idw = (int)strlen(p->id);
 		if ((int)strlen(p->title) > titlew)
 			titlew = (int)strlen(p->title);
 	}
 	fprintf(out, "%sSummary%s\n", c->bold, c->off);
-	for (int i = 0; i < r->nproblems; i++) {
-		const struct problem_result *pr = &r->problems[i];
-		struct report_tally tl;
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
 		struct strbuf sc = STRBUF_INIT;
-		report_tally(pr, -1, &tl);
-		passed += tl.passed;
-		text_score(&sc, pr->score);
+		text_score(&sc, vp->score);
 		strbuf_addstr(&sc, " / ");
-		text_score(&sc, pr->max_score);
-		fprintf(out, "  %-*s  %-*s  %s%-12s%s  ", idw, pr->problem->id, titlew, pr->problem->title,
-			pr->score >= pr->max_score ? c->ok : c->bad, sc.buf, c->off);
-		if (pr->build_verdict != V_CORRECT)
-			fprintf(out, "%s\n", verdict_words(pr->build_verdict));
+		text_score(&sc, vp->max_score);
+		fprintf(out, "  %-*s  %-*s  %s%-12s%s  ", idw, vp->problem->id, titlew, vp->problem->title,
+			vp->score >= vp->max_score ? c->ok : c->bad, sc.buf, c->off);
+		if (vp->build_verdict != V_CORRECT)
+			fprintf(out, "%s\n", verdict_words(vp->build_verdict));
 		else
-			fprintf(out, "%d of %d tests passed\n", tl.passed, tl.tests);
+			fprintf(out, "%d of %d tests passed\n", vp->tally.passed, vp->tally.tests);
 		strbuf_release(&sc);
 	}
 	fprintf(out, "%sTotal:%s ", c->bold, c->off);
-	print_score(out, c, r->score, r->max_score);
-	fprintf(out, "  (%d of %d tests passed, %.1f s)\n", passed, tests, r->elapsed_s);
+	print_score(out, c, v->score, v->max_score);
+	fprintf(out, "  (%d of %d tests passed, %.1f s)\n", v->tally.passed, v->tally.tests, v->elapsed_s);
 }
 
-int report_text(FILE *out, const struct grade_result *r, const struct report_options *o)
+int report_text(FILE *out, const struct view *v, const struct report_options *o)
 {
 	static const struct palette colour = { "\033[32m", "\033[31m", "\033[2m", "\033[1m", "\033[0m" };
 	static const struct palette plain = { "", "", "", "", "" };
 	const struct palette *c = o->color ? &colour : &plain;
 	struct strbuf sub = STRBUF_INIT;
 
-	text_clean(&sub, r->submission, 0);
+	text_clean(&sub, v->submission, 0);
 	fprintf(out, "Grading %s\n\n", sub.buf);
 	strbuf_release(&sub);
-	for (int i = 0; i < r->nproblems; i++)
-		print_problem(out, c, &r->problems[i], o);
-	print_summary(out, c, r);
-	if (r->internal_error)
+	for (int i = 0; i < v->nproblems; i++)
+		print_problem(out, c, &v->problems[i], o);
+	print_summary(out, c, v);
+	if (v->internal_error)
 		fprintf(out, "%sSome tests could not be judged because of a problem in the grader, not in your "
 			"code: their verdict is judge-error.%s\n", c->bad, c->off);
 	return ferror(out) ? -1 : 0;

@@ -12,13 +12,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "interrupt.h"
 #include "record.h"
 #include "sandbox.h"
 
-/* how long a fresh runner may take to say hello */
-#define STARTUP_MS 5000u
 #define MAX_SLOTS 256
+/* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
+#define RUNNER_MAX_PROCS 16
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
 
@@ -39,7 +40,12 @@ struct slot {
 	char *startup;         /* what the runner printed before its hello, for its first task */
 	unsigned long long startup_total;
 	bool sandbox_failed;   /* the preinit hook said it could not install the filter */
-	long long cpu_base_ms;  /* the zygote's CPU (own + reaped children) after its last report */
+	long long cpu_base_ms;  /* the runner's CPU (slot_cpu_ms) at its hello or last report */
+	long long oom_base;     /* the cgroup's OOM kills then */
+	unsigned startup_ms;   /* the start-up CPU limit of the runner being started */
+	struct cgroup *cg;     /* the runner's process tree (cgroup.h), or NULL */
+	uid_t uid;             /* who its processes are (sandbox_ids) */
+	gid_t gid;
 };
 
 /*
@@ -65,6 +71,7 @@ struct pool {
 	/* during pool_run */
 	struct run_task *tasks;
 	const struct pool_client *client;
+	unsigned id_block;       /* the sandbox uids of the slots */
 	bool exhausted;          /* client->next() returned -1 */
 	int in_flight;           /* handed out, not finished */
 };
@@ -79,7 +86,7 @@ void run_task_release(struct run_task *t)
 	t->facts.output = t->facts.error = t->facts.detail = t->facts.startup_output = NULL;
 }
 
-struct pool *pool_new(int slots, const char *workdir, const char *const *hide_paths)
+struct pool *pool_new(int slots, const char *workdir, const char *const *hide_paths, unsigned id_block)
 {
 	struct pool *pool = xcalloc(1, sizeof(*pool));
 	if (slots < 1)
@@ -89,7 +96,9 @@ struct pool *pool_new(int slots, const char *workdir, const char *const *hide_pa
 	pool->nslots = slots;
 	pool->workdir = xstrdup(workdir);
 	pool->hide_paths = hide_paths;
+	pool->id_block = id_block;
 	for (int i = 0; i < slots; i++) {
+		sandbox_ids(id_block, (unsigned)i, &pool->slots[i].uid, &pool->slots[i].gid);
 		pool->slots[i].ctl_fd = pool->slots[i].status_fd = -1;
 		pool->slots[i].task = -1;
 		pool->slots[i].out = (struct strbuf)STRBUF_INIT;
@@ -110,6 +119,8 @@ static void slot_stop(struct slot *s)
 		close(s->ctl_fd);
 	if (s->status_fd >= 0)
 		close(s->status_fd);
+	cgroup_free(s->cg); /* whatever the runner left behind dies with it */
+	s->cg = NULL;
 	s->pid = -1;
 	s->ctl_fd = s->status_fd = -1;
 	s->state = SLOT_EMPTY;
@@ -135,6 +146,34 @@ static int slot_kill_status(struct slot *s)
 	}
 	slot_stop(s);
 	return status;
+}
+
+/*
+ * The slot's cgroup, fresh for each runner (its memory limit follows the
+ * runner's): process limit, memory over the tree - the zygote and a case
+ * child, each within its own limit, so this only stops what should not be
+ * there - and the files the child joins by.  Without cgroups: nothing,
+ * 0.  -1 when cgroups work but this one could not be made.
+ */
+static int runner_cgroup(struct slot *s, int index, unsigned long long zygote_bytes, struct sandbox_spawn *sp)
+{
+	struct strbuf err = STRBUF_INIT;
+	char name[32];
+	int ret = 0;
+
+	sp->njoin = 0;
+	if (!cgroup_probe()->version)
+		return 0;
+	snprintf(name, sizeof(name), "slot-%d", index);
+	s->cg = cgroup_new(name, RUNNER_MAX_PROCS, 2 * zygote_bytes + (64ull << 20), &err);
+	if (!s->cg || (sp->njoin = cgroup_join_fds(s->cg, sp->join_fds)) < 0) {
+		sp->njoin = 0;
+		cgroup_free(s->cg);
+		s->cg = NULL;
+		ret = -1;
+	}
+	strbuf_release(&err);
+	return ret;
 }
 
 static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, struct strbuf *err)
@@ -172,9 +211,20 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.use_namespaces = true;
 	/* seccomp already forbids open; this covers the fallback without it */
 	sp.hide_paths = pool->hide_paths;
-	s->pid = sandbox_spawn(&sp, err);
-	if (s->pid < 0)
+	sp.uid = s->uid;
+	sp.gid = s->gid;
+	if (runner_cgroup(s, (int)(s - pool->slots), mem, &sp) < 0) {
+		strbuf_addstr(err, "cannot set up the runner's cgroup");
 		goto cleanup;
+	}
+	s->pid = sandbox_spawn(&sp, err);
+	for (int i = 0; i < sp.njoin; i++)
+		close(sp.join_fds[i]);
+	if (s->pid < 0) {
+		cgroup_free(s->cg);
+		s->cg = NULL;
+		goto cleanup;
+	}
 	s->ctl_fd = ctl[1];
 	s->status_fd = st[0];
 	ctl[1] = st[0] = -1;
@@ -182,13 +232,16 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	fcntl(s->status_fd, F_SETFL, O_NONBLOCK);
 	s->state = SLOT_STARTING;
 	s->sandbox_failed = false;
-	s->cpu_base_ms = 0; /* the first test pays for any work done before main */
+	s->cpu_base_ms = 0;
+	s->oom_base = cgroup_oom_kills(s->cg);
+	s->startup_ms = t->startup_ms;
 	s->runner = t->runner;
 	s->runner_argv = t->runner_argv;
 	s->filters = t->filters;
 	s->memory_mb = t->zygote_memory_mb;
 	s->started_us = now_us();
-	s->deadline_us = s->started_us + STARTUP_MS * 1000ull;
+	/* the wall-clock backstop of the start-up, as for a test: twice its CPU limit and a second */
+	s->deadline_us = s->started_us + (2ull * t->startup_ms + 1000u) * 1000ull;
 	ret = 0;
 cleanup:
 	for (int i = 0; i < 2; i++) {
@@ -315,6 +368,63 @@ static int proc_seccomp_mode(pid_t pid)
 	return mode;
 }
 
+/* A number field of /proc/<pid>/status ("Seccomp_filters"), or -1 when unknown. */
+static long proc_status_field(pid_t pid, const char *field)
+{
+	char buf[4096], key[64], *p;
+	long value = -1;
+	if (read_proc(pid, "status", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "\n%s:", field);
+	p = strstr(buf, key);
+	if (p && sscanf(p + strlen(key), " %ld", &value) != 1)
+		value = -1;
+	return value;
+}
+
+/*
+ * The seccomp filters every process of ours inherits before the runner adds
+ * its own: none usually, one or more when the grader itself runs under a
+ * container runtime's profile (Docker's) or a wrapper that refuses user
+ * namespaces.  A runner's filters are counted against this.
+ */
+static long inherited_filters(void)
+{
+	static long n = -2;
+	if (n == -2) {
+		n = proc_status_field(getpid(), "Seccomp_filters");
+		if (n < 0)
+			n = 0;
+	}
+	return n;
+}
+
+/*
+ * CPU time of the slot's runner so far, in ms: its whole tree by its
+ * cgroup, else the zygote and its reaped children by /proc.  -1 unknown.
+ */
+static long long slot_cpu_ms(const struct slot *s)
+{
+	long long us = cgroup_cpu_us(s->cg);
+	return us >= 0 ? us / 1000 : proc_cpu_ms(s->pid);
+}
+
+/*
+ * Is anything but the zygote alive in the slot's runner?  By its cgroup;
+ * else by the zygote's children - all of them in a PID namespace of its
+ * own (orphans come back to it, the namespace's init), without one those
+ * that did not detach themselves.  1, or 0 (also when it cannot tell).
+ */
+static int slot_strays(const struct slot *s)
+{
+	char name[64], buf[64];
+	int n = cgroup_nprocs(s->cg);
+	if (n >= 0)
+		return n > 1;
+	snprintf(name, sizeof(name), "task/%d/children", (int)s->pid);
+	return read_proc(s->pid, name, buf, sizeof(buf)) == 0 && buf[strspn(buf, " \n")] != '\0';
+}
+
 /*
  * The case child of a zygote we are about to kill at the wall-clock limit:
  * its state and CPU time, so the message can say why it did not answer.
@@ -375,6 +485,7 @@ static void runner_lost(struct pool *pool, struct slot *s, bool protocol_error)
 	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
 	 * record the preinit hook sends before any student code runs does */
 	t->facts.sandbox_failed = s->sandbox_failed;
+	t->facts.tree_oom = cgroup_oom_kills(s->cg) > s->oom_base;
 	t->facts.exit_status = slot_kill_status(s);
 	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
 	if (t->facts.starting)
@@ -414,6 +525,12 @@ static bool slot_filtered(const struct slot *s)
 	return len != 0;
 }
 
+/* Does the runner have filters of its own beyond the one it was given (code of the submission stacked some)? */
+static bool slot_filters_stacked(const struct slot *s)
+{
+	return slot_filtered(s) && proc_status_field(s->pid, "Seccomp_filters") > inherited_filters() + 1;
+}
+
 /* Hand the runner's start-up output to the first task it reports on. */
 static void pass_startup(struct slot *s, struct run_task *t)
 {
@@ -423,20 +540,43 @@ static void pass_startup(struct slot *s, struct run_task *t)
 	s->startup_total = 0;
 }
 
+/*
+ * The runner failed for good, while starting or between tests, through
+ * what its own code did: its task and every later one of this runner get
+ * these facts, without starting it again.
+ */
+static void runner_failed(struct pool *pool, struct slot *s, enum run_outcome outcome, bool starting)
+{
+	int task = s->task;
+	pool->tasks[task].facts.starting = starting;
+	slot_kill_status(s);
+	remember_start_failure(pool, &pool->tasks[task], outcome, false);
+	s->task = -1;
+	finish_task(pool, task, outcome);
+}
+
 /* A report on the slot's task: its facts, with the CPU the grader counted itself. */
 static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
 	int task = s->task;
 	struct run_task *t = &pool->tasks[task];
-	long long now = proc_cpu_ms(s->pid);
+	long long now = slot_cpu_ms(s), oom = cgroup_oom_kills(s->cg);
 
 	t->facts.report = *r;
+	t->facts.tree_oom = oom > s->oom_base;
+	s->oom_base = oom;
+	/* a case child that could not install its filter: the grader's failure, unless code in the
+	 * zygote stacked a filter of its own after the hello (from a signal handler, say) */
+	if (!(r->flags & GR_CASE_READY) && slot_filters_stacked(s)) {
+		runner_failed(pool, s, RUN_FILTER_CHANGED, false);
+		return;
+	}
 	t->facts.output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
 	t->facts.detail = r->detail_len ? xstrndup(output + r->output_kept, r->detail_len) : NULL;
 	pass_startup(s, t);
 	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
-	/* everything the runner used since its last report, its reaped case child included:
-	 * catches code before main that answers requests itself and reports a made-up time */
+	/* everything the runner's tree used since its hello or last report: catches code before
+	 * main that answers requests itself, or has a helper do the work, and reports a made-up time */
 	t->facts.grader_cpu_ms = now < 0 ? -1 : now - s->cpu_base_ms;
 	if (now >= 0)
 		s->cpu_base_ms = now;
@@ -459,17 +599,6 @@ static void runner_forbidden(struct pool *pool, struct slot *s, int syscall_nr)
 	finish_task(pool, task, RUN_FORBIDDEN_RUNNER);
 }
 
-/* The runner's start failed for good: its task (and every later one of this runner) gets these facts. */
-static void start_failed(struct pool *pool, struct slot *s, enum run_outcome outcome)
-{
-	int task = s->task;
-	pool->tasks[task].facts.starting = true;
-	slot_kill_status(s);
-	remember_start_failure(pool, &pool->tasks[task], outcome, false);
-	s->task = -1;
-	finish_task(pool, task, outcome);
-}
-
 /*
  * A hello (complete, with its start-up output and detail): check from
  * outside that the filter is really in place (code before main could define
@@ -479,8 +608,25 @@ static void start_failed(struct pool *pool, struct slot *s, enum run_outcome out
 static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *h)
 {
 	const char *payload = s->in.buf + sizeof(*h);
-	if (slot_filtered(s) && proc_seccomp_mode(s->pid) != 2) {
-		start_failed(pool, s, RUN_UNFILTERED);
+	long long startup = slot_cpu_ms(s);
+	/* facts from outside, which no code in the runner can forge: exactly one filter more than
+	 * it inherited (a mode of 2 alone could be a container's filter, inherited, and ours missing) */
+	long filters = proc_status_field(s->pid, "Seccomp_filters");
+	if (slot_filtered(s) && (proc_seccomp_mode(s->pid) != 2 || (filters >= 0 && filters <= inherited_filters()))) {
+		runner_failed(pool, s, RUN_UNFILTERED, true);
+		return -1;
+	}
+	if (slot_filters_stacked(s)) {
+		runner_failed(pool, s, RUN_FILTER_CHANGED, true);
+		return -1;
+	}
+	if (slot_strays(s)) {
+		runner_failed(pool, s, RUN_STRAY_PROCESSES, true);
+		return -1;
+	}
+	if (startup > (long long)s->startup_ms) {
+		pool->tasks[s->task].facts.startup_cpu_ms = startup;
+		runner_failed(pool, s, RUN_STARTUP_LIMIT, true);
 		return -1;
 	}
 	if (h->load_kind != GR_LOAD_OK) {
@@ -489,14 +635,14 @@ static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *
 		t->facts.detail = xstrndup(payload + h->startup_len, h->detail_len);
 		t->facts.startup_output = h->startup_len ? xstrndup(payload, h->startup_len) : NULL;
 		t->facts.startup_total = h->startup_total;
-		start_failed(pool, s, RUN_LOAD_FAILED);
+		runner_failed(pool, s, RUN_LOAD_FAILED, true);
 		return -1;
 	}
 	s->startup = h->startup_len ? xstrndup(payload, h->startup_len) : NULL;
 	s->startup_total = h->startup_total;
 	s->present = h->present;
 	s->state = SLOT_READY;
-	s->cpu_base_ms = 0; /* the first test pays for any work done before main */
+	s->cpu_base_ms = startup; /* start-up has its own limit: no test pays for it */
 	return 0;
 }
 
@@ -546,6 +692,10 @@ static int slot_input(struct pool *pool, struct slot *s)
 		case RECORD_INVALID:
 			return -2;
 		case RECORD_SANDBOX:
+			/* true only from a runner without a filter of its own: one with a filter in place (ours,
+			 * or one code of the submission installed) wrote it itself, which breaks the protocol */
+			if (proc_status_field(s->pid, "Seccomp_filters") != inherited_filters())
+				return -2;
 			s->sandbox_failed = true;
 			return -1;
 		case RECORD_HELLO:
@@ -632,6 +782,12 @@ static bool send_requests(struct pool *pool)
 			int task = s->task;
 			s->task = -1;
 			finish_task(pool, task, RUN_MISSING_FUNCTION);
+			progressed = true;
+			continue;
+		}
+		/* only the runner itself may be alive when a test starts */
+		if (slot_strays(s)) {
+			runner_failed(pool, s, RUN_STRAY_PROCESSES, false);
 			progressed = true;
 			continue;
 		}

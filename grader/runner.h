@@ -17,6 +17,16 @@
  *              seccomp filter; CPU timer sends it SIGKILL at the CPU limit;
  *              answer on its own pipe, stdout+stderr on another (capped).
  *
+ * Accounting: each slot's runner is a cgroup of its own where the machine
+ * allows (cgroup.h: a process limit, a memory limit over the tree, its CPU
+ * time) and runs as a uid of its own when the grader is root (sandbox_ids),
+ * so that no runner can use up what another student's needs.  Start-up (up
+ * to the hello: C constructors, Python's import) has its own CPU limit,
+ * checked at every start; a test is charged all the CPU the runner's tree
+ * used from its request to its report; and when a test is to start only
+ * the runner itself may be alive - a helper process started before (or
+ * between) the tests fails the problem (RUN_STRAY_PROCESSES).
+ *
  * A slot sends one request at a time and waits for the report, with a wall
  * clock deadline.  At the deadline (a sleeping, stopped or wedged program)
  * the grader kills the whole zygote - its namespace or process group - and
@@ -57,6 +67,9 @@ enum run_outcome {
 	RUN_PROTOCOL,         /* something wrote on the grader's channel that is not our protocol */
 	RUN_FORBIDDEN_RUNNER, /* the zygote itself (a constructor, or what it started) made a forbidden call */
 	RUN_UNFILTERED,       /* the runner said hello without the seccomp filter in place */
+	RUN_FILTER_CHANGED,   /* code in the runner stacked a seccomp filter of its own on the grader's */
+	RUN_STRAY_PROCESSES,  /* processes besides the runner were alive when a test was to start */
+	RUN_STARTUP_LIMIT,    /* the runner's start-up used more CPU than its limit (facts.startup_cpu_ms) */
 	RUN_LOAD_FAILED,      /* loading the submission before the tests failed (facts.load_kind, detail) */
 	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
 	RUN_STOPPED,          /* the pool stopped before the test ran (interrupted) */
@@ -72,7 +85,10 @@ struct run_facts {
 	unsigned load_kind;      /* RUN_LOAD_FAILED: enum gr_load_kind */
 	char *startup_output;    /* what the runner printed before its first test (the first task it ran) */
 	unsigned long long startup_total;
-	long long grader_cpu_ms; /* the zygote's CPU during the test by /proc; -1 unknown */
+	long long grader_cpu_ms; /* CPU the runner's whole tree used during the test (its cgroup, else
+				  * the zygote and its reaped children by /proc); -1 unknown */
+	long long startup_cpu_ms;/* RUN_STARTUP_LIMIT, RUN_START_TIMEOUT: what the start-up used; -1 unknown */
+	bool tree_oom;           /* the kernel killed a process of the runner's tree at the tree's memory limit */
 	unsigned wall_ms;        /* from request to report (or to the kill) */
 	bool child_known;        /* RUN_WALL_TIMEOUT: the case child's state was read */
 	char child_state;        /*   its /proc state letter (R, S, T...) */
@@ -92,6 +108,7 @@ struct run_task {
 	struct strbuf args;     /* encoded arguments (value_encode) */
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;
 	unsigned zygote_memory_mb; /* the largest memory limit of the runner's cases */
+	unsigned startup_ms;    /* CPU the runner may use before its hello (its start-up) */
 	/* out */
 	bool done;
 	struct run_facts facts;
@@ -116,10 +133,10 @@ struct pool;
 /*
  * workdir: the empty cwd (copied); hide_paths: NULL-terminated directories
  * hidden from the runners (where mount namespaces work), borrowed for the
- * pool's lifetime.  Each task names its runner, its argv and its seccomp
+ * pool's lifetime; id_block: the block of sandbox uids its slots run as.  Each task names its runner, its argv and its seccomp
  * programs, which must outlive the pool_run that runs it.
  */
-struct pool *pool_new(int slots, const char *workdir, const char *const *hide_paths);
+struct pool *pool_new(int slots, const char *workdir, const char *const *hide_paths, unsigned id_block);
 
 /*
  * Run the tasks client->next() hands out, on all slots, until it has none

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "runtime/protocol.h"
 
 static struct sandbox_caps caps;
@@ -32,10 +33,10 @@ static int probed;
 
 static const char *const step_names[] = {
 	"setsid", "user namespace map", "mount namespace", "hide a directory", "mount /proc",
-	"file descriptors", "rlimits", "chdir", "drop privileges", "exec",
+	"file descriptors", "rlimits", "chdir", "drop privileges", "exec", "join its cgroup", "restrict its view",
 };
 enum spawn_step { STEP_SETSID, STEP_USERMAP, STEP_MOUNTNS, STEP_HIDE, STEP_PROC, STEP_FDS,
-		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_COUNT };
+		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_CGROUP, STEP_VIEW, STEP_COUNT };
 
 struct spawn_failure {
 	int err;
@@ -231,6 +232,7 @@ const struct sandbox_caps *sandbox_probe(void)
 	ids.target_uid = caps.uid;
 	ids.target_gid = caps.gid;
 	probe_namespaces(&ids);
+	caps.landlock = landlock_abi();
 #ifdef HAVE_SECCOMP
 	if (getenv("GRADER_NO_SECCOMP"))
 		snprintf(caps.no_seccomp, sizeof(caps.no_seccomp), "seccomp switched off (GRADER_NO_SECCOMP)");
@@ -246,14 +248,17 @@ const struct sandbox_caps *sandbox_probe(void)
 
 const char *sandbox_describe(void)
 {
-	static char line[256];
+	static char line[320];
 	const struct sandbox_caps *c = sandbox_probe();
-	snprintf(line, sizeof(line), "seccomp %s; namespaces %s; %s; rlimits and process groups",
+	int cg = cgroup_probe()->version;
+	snprintf(line, sizeof(line), "seccomp %s; namespaces %s; %s; %s; compiler view %s; rlimits and process groups",
 		 c->seccomp ? "on" : "off",
 		 c->namespaces ? (c->user_ns ? (c->mount_ns ? "on (user namespace)" : "on (user namespace, no mount namespace)")
 					     : "on")
 			       : "off",
-		 c->drop_uid ? "runs as nobody" : "runs as the invoking user");
+		 c->drop_uid ? "a uid per slot" : "runs as the invoking user",
+		 cg == 2 ? "cgroups v2" : cg == 1 ? "cgroups v1" : "no cgroups",
+		 c->landlock ? "landlock" : c->mount_ns ? "hidden directories only" : "off");
 	return line;
 }
 
@@ -265,13 +270,30 @@ static void not_enforced(struct strbuf *sb)
 {
 	const struct sandbox_caps *c = sandbox_probe();
 	if (!c->namespaces)
-		strbuf_addf(sb, "%s: no PID, network or mount namespaces, so the compiler can read any file you "
-			    "can and a test can see your other processes", c->no_namespaces);
-	else if (!c->mount_ns)
-		strbuf_addf(sb, "%s: no mount namespace, so the compiler can read any file you can", c->no_namespaces);
+		strbuf_addf(sb, "%s: no PID, network or mount namespaces, so %sa test can see your other processes",
+			    c->no_namespaces, c->landlock ? "" : "the compiler can read any file you can and ");
+	else if (!c->mount_ns && !c->landlock)
+		strbuf_addf(sb, "%s: no mount namespace and no Landlock, so the compiler can read any file you can",
+			    c->no_namespaces);
 	if (!c->seccomp)
 		strbuf_addf(sb, "%s%s: tests may open files, start processes and use the network", sb->len ? "; " : "",
 			    c->no_seccomp);
+}
+
+/* Grading code one does not trust: what keeps one submission from another, where it is missing. */
+static void class_limitations(struct strbuf *out)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	const struct cgroup_caps *cg = cgroup_probe();
+	if (!c->root)
+		strbuf_addstr(out, "grading a class as a normal user: every submission runs as your own uid, in "
+			      "namespaces of its own; a separate uid per submission needs root");
+	if (!cg->version)
+		strbuf_addf(out, "%s%s: the processes a submission starts are not counted or limited together",
+			    out->len ? "; " : "grading a class: ", cg->why_not);
+	if (!c->landlock)
+		strbuf_addf(out, "%sno Landlock in this kernel: the compiler can read files outside the hidden "
+			    "directories", out->len ? "; " : "grading a class: ");
 }
 
 void sandbox_limitations(enum sandbox_use use, struct strbuf *out)
@@ -281,9 +303,8 @@ void sandbox_limitations(enum sandbox_use use, struct strbuf *out)
 	if (sb.len)
 		strbuf_addf(out, "running without full isolation (%s): fine for checking your own code, "
 			    "not for grading code you do not trust", sb.buf);
-	else if (use == SANDBOX_CLASS && !sandbox_probe()->root)
-		strbuf_addstr(out, "grading a class as a normal user: every submission runs as your own uid, in "
-			      "namespaces of its own; a separate uid per submission needs root");
+	else if (use == SANDBOX_CLASS)
+		class_limitations(out);
 	strbuf_release(&sb);
 }
 
@@ -322,6 +343,10 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 	errpipe = fcntl(errpipe, F_DUPFD_CLOEXEC, 200);
 	if (errpipe < 0)
 		_exit(127);
+	/* into its cgroup first: everything it does from here on is accounted */
+	for (int i = 0; i < s->njoin; i++)
+		if (write(s->join_fds[i], "0", 1) != 1)
+			fail_child(errpipe, STEP_CGROUP);
 	if (setsid() < 0)
 		fail_child(errpipe, STEP_SETSID);
 	step = enter_namespaces(flags, ids, s->hide_paths);
@@ -368,14 +393,28 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 		fail_child(errpipe, STEP_DROP);
 	/* after the uid change, which clears it: die with the grader */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (s->view && caps.landlock && landlock_restrict(s->view, caps.landlock) < 0)
+		fail_child(errpipe, STEP_VIEW);
 	execve(s->path, s->argv, s->envp ? s->envp : empty_env);
 	fail_child(errpipe, STEP_EXEC);
+}
+
+void sandbox_ids(unsigned block, unsigned slot, uid_t *uid, gid_t *gid)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	if (!c->drop_uid) {
+		*uid = c->uid;
+		*gid = c->gid;
+		return;
+	}
+	*uid = *gid = SANDBOX_FIRST_UID + block * SANDBOX_BLOCK + slot % SANDBOX_BLOCK;
 }
 
 pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 {
 	const struct sandbox_caps *c = sandbox_probe();
-	struct outer_ids ids = { geteuid(), c->uid, getegid(), c->gid };
+	struct outer_ids ids = { geteuid(), c->drop_uid && s->uid ? s->uid : c->uid, getegid(),
+				 c->drop_uid && s->gid ? s->gid : c->gid };
 	unsigned long flags = 0;
 	int errpipe[2];
 	struct spawn_failure f;

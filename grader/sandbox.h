@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "landlock.h"
 #include "language.h"
 #include "util.h"
 
@@ -48,6 +49,7 @@ struct sandbox_caps {
 	bool mount_ns;      /* the compiler's view can hide directories */
 	bool root;          /* the grader runs as root */
 	bool drop_uid;      /* running as root: children become nobody */
+	int landlock;       /* the Landlock ABI for the compiler's view (landlock.h), 0: none */
 	uid_t uid;          /* uid/gid children run as */
 	gid_t gid;
 	char no_namespaces[200]; /* why namespaces (or mounts) are off, "" when on */
@@ -80,15 +82,30 @@ struct sandbox_limits {
 
 struct sandbox_spawn {
 	const char *path;       /* program to exec */
+	uid_t uid;              /* who it runs as when the grader is root (sandbox_ids); ignored otherwise */
+	gid_t gid;
+	int join_fds[4];        /* cgroup files the child writes "0" into before anything else (cgroup.h) */
+	int njoin;
 	char *const *argv;
 	const char *workdir;    /* chdir here before exec */
 	int fds[8];             /* fds[i] becomes fd i in the child; -1: /dev/null */
 	int nfds;               /* how many of fds[] (at least 3) */
 	struct sandbox_limits limits;
 	const char *const *hide_paths; /* NULL-terminated; directories to hide (compiler) */
+	const struct landlock_view *view; /* what it may see of the file system, where Landlock works (compiler) */
 	bool use_namespaces;    /* PID/net/IPC namespaces if the machine allows */
 	char *const *envp;      /* environment; NULL: empty */
 };
+
+/*
+ * The ids a sandboxed process runs as (isolate's uid per box): as root,
+ * SANDBOX_FIRST_UID + block * SANDBOX_BLOCK + slot, so that no two slots of
+ * any grader process (batch workers take blocks 1, 2, ...) share a uid or
+ * the limits the kernel keeps per uid; otherwise the caller's own.
+ */
+#define SANDBOX_FIRST_UID 100000u
+#define SANDBOX_BLOCK 64u
+void sandbox_ids(unsigned block, unsigned slot, uid_t *uid, gid_t *gid);
 
 /*
  * Start the process.  Returns its pid (>0), or -1 with a message in err

@@ -14,8 +14,6 @@
 #define COMPILER_LINES 20
 /* ticks of /proc CPU time are coarse (10 ms): the grader's own count gets this much slack */
 #define GRADER_CPU_SLACK_MS 100
-/* how long a runner may take to say hello (runner.c's STARTUP_MS), for the message */
-#define STARTUP_WORDS_MS 5000u
 
 void judgement_release(struct judgement *j)
 {
@@ -217,8 +215,14 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 						    "remove debugging output", t->output_kb));
 	else if (WIFSIGNALED(r->wait_status))
 		judge_signal(j, t, WTERMSIG(r->wait_status));
+	else if (t->facts.tree_oom)
+		decide(j, V_MEMORY_LIMIT, xasprintf("the processes of your program together went over the memory "
+						    "limit (%u MiB)", t->memory_mb));
+	/* the zygote's own filter is in place (checked from outside at its hello), so a case child
+	 * that cannot add its own was changed by code of the submission running in the zygote */
 	else if (WIFEXITED(r->wait_status) && WEXITSTATUS(r->wait_status) == 122 && !(r->flags & GR_CASE_READY))
-		decide(j, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed for this test"));
+		decide(j, V_RUN_ERROR, xstrdup("the test could not be sandboxed: code that ran before main "
+					       "changed the runner"));
 	else if (!(r->flags & GR_ANSWERED))
 		decide(j, V_NO_OUTPUT, xasprintf("%s ended the program (exit code %d) before returning an answer: "
 						 "do not call exit() (sys.exit, os._exit) or close file descriptors", sig->name,
@@ -233,7 +237,7 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 		j->cpu_ms = (unsigned)t->facts.grader_cpu_ms;
 		j->answered = false;
 		decide(j, V_TIMELIMIT, xasprintf("used %lld ms of CPU by the grader's count, above the limit of %u ms "
-						 "(work done before main counts too)", t->facts.grader_cpu_ms, t->cpu_ms));
+						 "(every process of your program counts)", t->facts.grader_cpu_ms, t->cpu_ms));
 	}
 }
 
@@ -243,7 +247,10 @@ static void judge_lost(struct judgement *j, const struct run_facts *f)
 	const char *when = f->starting ? "while starting (before main: a constructor?)" : "outside the test";
 	int st = f->exit_status;
 
-	if (f->outcome == RUN_PROTOCOL)
+	if (f->tree_oom)
+		decide(j, V_MEMORY_LIMIT, xasprintf("the processes of your program together went over the memory "
+						    "limit %s", when));
+	else if (f->outcome == RUN_PROTOCOL)
 		decide(j, V_RUN_ERROR, xasprintf("the program wrote on the grader's channel %s: the runner could "
 						 "not be trusted any more", when));
 	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
@@ -274,8 +281,26 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 			j->cpu_ms = f->child_cpu_ms;
 		break;
 	case RUN_START_TIMEOUT:
-		decide(j, V_TIMELIMIT, xasprintf("the program did not start within %u ms (something runs forever "
-						 "before main?)", STARTUP_WORDS_MS));
+		decide(j, V_TIMELIMIT, xasprintf("the program did not finish starting within %u ms: the code that "
+						 "runs before the tests (C constructors, Python top-level code such as "
+						 "a self-test call) runs too long or forever; its CPU limit is %u ms",
+						 2 * t->startup_ms + 1000, t->startup_ms));
+		break;
+	case RUN_STARTUP_LIMIT:
+		decide(j, V_TIMELIMIT, xasprintf("the code that runs before the tests (C constructors, Python "
+						 "top-level code such as a self-test call) used %lld ms of CPU, over the "
+						 "start-up limit of %u ms, so no test could run: make it faster or "
+						 "remove it", f->startup_cpu_ms, t->startup_ms));
+		break;
+	case RUN_STRAY_PROCESSES:
+		decide(j, V_FORBIDDEN, xasprintf("your program started a process %s that was still there when a "
+						 "test was to begin: only the test itself may run",
+						 f->starting ? "before the tests (fork in a constructor?)"
+							     : "between the tests (from a signal handler?)"));
+		break;
+	case RUN_FILTER_CHANGED:
+		decide(j, V_FORBIDDEN, xstrdup("your program installed a seccomp filter of its own on top of the "
+					       "grader's: not allowed"));
 		break;
 	case RUN_LOST:
 	case RUN_PROTOCOL:
@@ -403,7 +428,7 @@ enum build_status verdict_of_build(const struct build_facts *f, char **message)
 		return BUILD_FORBIDDEN;
 	}
 	if (f->clashes && *f->clashes) {
-		*message = xasprintf("'%s' defines %s, with the name of a C library function the grader's runner calls "
+		*message = xasprintf("'%s' defines %s, with the name of something of the C library the grader's runner uses "
 				     "itself: rename it, or make it static", f->source, f->clashes);
 		return BUILD_COMPILE_ERROR;
 	}

@@ -72,7 +72,6 @@ int cmd_batch(struct cli *cli)
 	o.resume = cli->resume;
 	o.shard_index = cli->shard_index;
 	o.shard_count = cli->shard_count;
-	o.show_hidden = cli->show_hidden;
 	o.verbose = cli->verbose;
 	o.deadline_s = deadline_from_env();
 	o.progress = stderr;

@@ -38,7 +38,8 @@ static const char usage_text[] =
 	"  -o, --output FILE  write the (single) report to FILE\n"
 	"  --cache DIR        where reference answers are cached (default: ~/.cache/combgrader)\n"
 	"  --no-cache         always recompute the reference answers\n"
-	"  --show-hidden      instructor view: show hidden tests' inputs and values\n"
+	"  --show-hidden      instructor view: list hidden tests with their inputs, values and\n"
+	"                     output (students see only how many of a hidden group passed)\n"
 	"  -v, --verbose      list passing tests too\n"
 	"  --resume           batch: skip students whose result is complete and current\n"
 	"  --shard I/N        batch: grade the I-th of N deterministic parts of the class\n"
@@ -310,7 +311,7 @@ int cli_start_engine(const struct cli *cli, struct problem_set *set, struct engi
 }
 
 /* GitHub Actions: the Markdown summary goes to $GITHUB_STEP_SUMMARY along with the annotations. */
-static int append_step_summary(const struct grade_result *r, const struct report_options *o)
+static int append_step_summary(const struct view *v, const struct report_options *o)
 {
 	const char *summary = getenv("GITHUB_STEP_SUMMARY");
 	FILE *f;
@@ -320,23 +321,29 @@ static int append_step_summary(const struct grade_result *r, const struct report
 	f = fopen(summary, "a");
 	if (!f)
 		return error("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
-	if (report_markdown(f, r, o) < 0)
+	if (report_markdown(f, v, o) < 0)
 		ret = -1;
 	if (fclose(f) != 0)
 		ret = error("cannot write $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
 	return ret;
 }
 
-/* Write every requested report.  Returns 0, or -1 when one could not be written. */
+/*
+ * Write every requested report, all from one view of r: the student's, or
+ * the instructor's with --show-hidden.  Returns 0, or -1 when one could
+ * not be written.
+ */
 int cli_write_reports(const struct cli *cli, const struct grade_result *r)
 {
+	struct view v;
 	int ret = 0;
+
+	view_build(&v, r, cli->show_hidden);
 	for (int i = 0; i < cli->nformats; i++) {
 		const char *file = cli->formats[i].file;
 		struct report_options o;
 		FILE *out = stdout;
 		memset(&o, 0, sizeof(o));
-		o.show_hidden = cli->show_hidden;
 		o.verbose = cli->verbose;
 		o.version = GRADER_VERSION;
 		if (file && strcmp(file, "-")) {
@@ -348,15 +355,16 @@ int cli_write_reports(const struct cli *cli, const struct grade_result *r)
 		}
 		o.color = cli->color == 1 ||
 			  (cli->color == -1 && out == stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-		if (cli->formats[i].format->write(out, r, &o) < 0)
+		if (cli->formats[i].format->write(out, &v, &o) < 0)
 			ret = error("cannot write the %s report", cli->formats[i].format->name);
-		if (cli->formats[i].format->write == report_github && append_step_summary(r, &o) < 0)
+		if (cli->formats[i].format->write == report_github && append_step_summary(&v, &o) < 0)
 			ret = -1;
 		if (out != stdout && fclose(out) != 0)
 			ret = error("cannot write '%s': %s", file, strerror(errno));
 	}
 	if (fflush(stdout) != 0)
 		ret = error("cannot write to standard output: %s", strerror(errno));
+	view_release(&v);
 	return ret;
 }
 

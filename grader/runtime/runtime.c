@@ -37,6 +37,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,6 +242,30 @@ static int gr_decode(const unsigned char *buf, size_t size, unsigned char *align
 	return pos == size ? n : -1;
 }
 
+/*
+ * glibc sizes a new thread's stack by RLIMIT_STACK as it was when the
+ * runner started (the memory limit): a whole address space's worth, which
+ * RLIMIT_AS, exactly the limit, can never map.  pthread_create() would then
+ * fail with EAGAIN before it asks the kernel for a thread, and the student
+ * would see a puzzling error instead of the verdict that threads are not
+ * allowed.  A default of 8 MiB (a quarter of a small limit) lets it get as
+ * far as clone(), which the filter refuses.
+ */
+static void gr_thread_stacks(unsigned memory_mb)
+{
+	pthread_attr_t attr;
+	size_t size = (size_t)memory_mb << 18; /* a quarter */
+	if (size > (8u << 20))
+		size = 8u << 20;
+	if (size < (1u << 16))
+		size = 1u << 16;
+	if (pthread_attr_init(&attr) != 0)
+		return;
+	if (pthread_attr_setstacksize(&attr, size) == 0)
+		pthread_setattr_default_np(&attr);
+	pthread_attr_destroy(&attr);
+}
+
 static void gr_limit(int resource, rlim_t value)
 {
 	struct rlimit rl = { value, value };
@@ -279,8 +304,9 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0)
 		timer_settime(timer, 0, &its, NULL);
 	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
-	gr_limit(RLIMIT_AS, ((rlim_t)rq->memory_mb + 64) << 20);
+	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
 	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
+	gr_thread_stacks(rq->memory_mb);
 	gr_limit(RLIMIT_FSIZE, 0);
 	gr_limit(RLIMIT_CORE, 0);
 	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)

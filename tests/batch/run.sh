@@ -295,7 +295,42 @@ mkdir "$T/random" && echo hello >"$T/random/file"
 "$GRADER" batch "$T/class" -o "$T/random" $SMALL >/dev/null 2>"$T/random.err"
 check "batch refuses a non-empty directory that is not a batch output" sh -c "[ $? -eq 2 ] && [ -f '$T/random/file' ]"
 
-# ---- 8. the real problem set ----
+# ---- 8. a hostile student beside honest ones ----
+# Its constructor floods the process slots with spinning, memory-holding
+# helpers and its parity.c #includes a solution kept in the repository; the
+# three honest copies graded at the same time must compile and keep full
+# marks, and nothing may end in judge-error.
+if [ "$BATCH_HOSTILE" = 1 ]; then
+	for s in honest1 honest2 honest3; do
+		mkdir -p "$T/class4/$s" && cp tests/batch/reference/sum.c tests/batch/reference/parity.c "$T/class4/$s/"
+	done
+	mkdir -p "$T/class4/mallory"
+	cp tests/batch/fixtures/ctor-hostile/sum.c "$T/class4/mallory/"
+	sed "s|@ROOT@|$ROOT|" tests/batch/fixtures/ctor-hostile/parity.c >"$T/class4/mallory/parity.c"
+	"$GRADER" batch "$T/class4" -o "$T/out4" $SMALL -j 2 >/dev/null 2>"$T/out4.err"
+	rc=$?
+	check "hostile beside honest: batch rc=$rc (every student graded)" [ "$rc" -eq 0 ]
+	check "hostile beside honest: every honest copy compiles and keeps full marks" sh -c \
+		"for s in honest1 honest2 honest3; do grep -q \"^\$s,5,8,13,13,ok\" '$T/out4/grades.csv' || exit 1; done"
+	check "hostile beside honest: the hostile student gets nothing, and no judge-error" python3 - "$T/out4" <<'EOF'
+import json, os, sys
+out = sys.argv[1]
+rows = {l.split(",")[0]: l.strip() for l in open(os.path.join(out, "grades.csv"))}
+assert rows["mallory"].startswith("mallory,0,0,0,13"), rows["mallory"]
+r = json.load(open(os.path.join(out, "students", "mallory.json")))
+verdicts = {p["id"]: {t["verdict"] for t in p["tests"]} for p in r["problems"]}
+assert verdicts["parity"] == {"compiler-error"}, verdicts
+assert verdicts["sum"] <= {"forbidden", "skipped"}, verdicts
+for name in os.listdir(os.path.join(out, "students")):
+    if name.endswith(".json"):
+        s = json.load(open(os.path.join(out, "students", name)))
+        assert not s.get("internal_error"), name
+        assert all(t["verdict"] != "judge-error" for p in s["problems"] for t in p["tests"]), name
+EOF
+	check "no sanitizer reports (hostile beside honest)" no_sanitizer_errors "$T/out4.err"
+fi
+
+# ---- 9. the real problem set ----
 mkdir -p "$T/class3"
 cp -r student_template "$T/class3/template"
 mkdir "$T/class3/ref" && cp reference/p4.c reference/p4_dp.c "$T/class3/ref/"

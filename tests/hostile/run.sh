@@ -81,10 +81,15 @@ else
 	sandbox_user=nobody
 	GRADER_CMD=("$GRADER")
 fi
-SECRETS="HOSTILE_SECRET_5b1f 4242424242 8484848484"
+SECRETS="HOSTILE_SECRET_5b1f 4242424242 8484848484 HOSTILE_CANARY_7d3e"
 AON_GROUPS=chain
 FIXTURE_TIMEOUT=150
 passed=0
+# the graders' cgroups (grader/cgroup.c: combgrader-*), to find any a run leaves behind
+cgroup_units() {
+	find /sys/fs/cgroup -maxdepth 5 -type d -name 'combgrader-*' 2>/dev/null | sort
+}
+cgroups_before=$(cgroup_units)
 failed=0
 started=$(date +%s)
 
@@ -169,13 +174,15 @@ run_files_state() {
 	(cd "$S" && sha256sum canary submission/h.* names names.json 2>&1)
 }
 
-# Processes of a run still alive: anything of the sandbox's uid, any runner or
-# compiler, anything naming the scratch space.  We are PID 1 here.
+# Processes of a run still alive: anything of the sandbox's uids (nobody, or
+# the caller's, and the uids per slot a root grader gives its sandboxes,
+# 100000 and up), any runner or compiler, anything naming the scratch space.
+# We are PID 1 here; this very pipeline (a subshell about to become awk) is not a leftover.
 leftovers() {
 	ps -eo pid=,user=,stat=,comm=,args= | awk -v self=$$ -v s="$S/" -v u="$sandbox_user" -v uid="$(id -u "$sandbox_user")" '
-		$1 == 1 || $1 == self || $4 == "ps" || $4 == "awk" { next }
-		$2 == u || $2 == uid || $4 ~ /^(runner|pyhost|cc1|as|ld|collect2|gcc|grader)$/ ||
-		index($0, s) { print }'
+		$1 == 1 || $1 == self || $4 == "ps" || $4 == "awk" || index($0, "awk -v self=") { next }
+		$2 == u || $2 == uid || ($2 ~ /^[0-9]+$/ && $2 + 0 >= 100000) ||
+		$4 ~ /^(runner|pyhost|cc1|as|ld|collect2|gcc|grader)$/ || index($0, s) { print }'
 }
 
 # The peer: a process of the sandbox's uid outside the run (another
@@ -220,7 +227,7 @@ prepare() {
 			sed "s|@REPO@|$repo|g; s|@SCRATCH@|$S|g; s|@PEER@|$peer_pid|g" "$src" >"$S/submission/$(basename "$src")"
 		done
 	fi
-	echo "a file of the run that no submission may touch" >"$S/canary"
+	echo "HOSTILE_CANARY_7d3e: a file of the run that no submission may touch" >"$S/canary"
 	chmod -R a+rX "$S/submission"
 }
 
@@ -280,7 +287,7 @@ check_fixture() {
 	[ -n "$v" ] && msgs+=("sanitizer: $v")
 	expected=$dir/EXPECTED
 	[ -n "${HOSTILE_LEVEL:-}" ] && [ -f "$dir/EXPECTED.$HOSTILE_LEVEL" ] && expected=$dir/EXPECTED.$HOSTILE_LEVEL
-	if verdicts=$(python3 "$here/check_report.py" "$out.json" "$(cat "$expected")" "$rc" \
+	if verdicts=$(python3 "$here/check_report.py" "$out.json" "$(grep -v "^#" "$expected")" "$rc" \
 			"$names_file" "$AON_GROUPS" $SECRETS 2>&1); then
 		:
 	else
@@ -501,11 +508,12 @@ if [ $# -eq 0 ]; then
 	check_fixture ctor-kill GRADER_NO_NAMESPACES=1
 fi
 
-# Nothing of any run is left: no scratch space, no process.
+# Nothing of any run is left: no scratch space, no process, no cgroup.
 left=$(find /tmp /var/tmp /dev/shm -mindepth 1 -maxdepth 1 -name 'grader.*')
 procs=$(leftovers)
+left="$left$(comm -13 <(printf '%s\n' "$cgroups_before") <(cgroup_units))"
 if [ -z "$left$procs" ]; then
-	ok "nothing left behind (no /tmp/grader.*, no process)"
+	ok "nothing left behind (no /tmp/grader.*, no process, no cgroup)"
 else
 	not_ok "left behind" "$left" "$procs"
 fi

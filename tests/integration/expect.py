@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
 """expect.py - check one graded submission against its EXPECTED file.
 
-usage: expect.py NAME EXPECTED REPORT.json REPORT.txt EXIT_CODE STDERR_FILE REFERENCE.json[:MORE.json]
+usage: expect.py NAME EXPECTED SHOWN.json STUDENT.json REPORT.txt EXIT_CODES STDERR_FILE REFERENCE.json[:MORE.json]
 
-REFERENCE.json: the C reference's report; after ':' the reports of the other
+SHOWN.json: the instructor's JSON report (--show-hidden), which lists every
+test: the EXPECTED assertions about verdicts, scores, messages and output
+are checked against it.  STUDENT.json and REPORT.txt: the student's JSON
+and text reports of the same submission (no --show-hidden), where a hidden
+group is counts only: checked to list no hidden test and to agree with the
+instructor's counts and scores; 'text' assertions read REPORT.txt.
+EXIT_CODES: the two runs' exit codes, "1,1".  REFERENCE.json: the C
+reference's instructor report; after ':' the reports of the other
 languages' references (Python), each problem's tests compared with its
 language's.
 
@@ -35,11 +42,12 @@ followed by ':SUBSTRING' (test names containing it) or '=NAME' (that test).
 A scope that matches no test fails the assertion.  VERDICTS is one verdict or
 several joined with '|'.
 
-Checked for every submission as well: every problem of the report lists
-exactly the tests the reference report lists (even when it did not compile
-or is missing), --only selects exactly the named problems, scores add up,
-hidden tests carry no call/expected/actual/output, and the grader's stderr
-has no sanitizer report.
+Checked for every submission as well: every problem of the instructor's
+report lists exactly the tests the reference report lists (even when it did
+not compile or is missing), --only selects exactly the named problems,
+scores add up, the student's report lists no test of a hidden group (only
+its counts, the instructor's) and has the same scores, and the grader's
+stderr has no sanitizer report.
 """
 import json
 import shlex
@@ -243,10 +251,6 @@ def general_checks(c, report, refs, args, stderr):
         sums.append(f"total {report['score']} vs {total}")
     c.check(not sums, "scores add up", "; ".join(sums))
 
-    leaks = [f"{p['id']}:{t['name']}:{k}" for p in report["problems"] for t in p["tests"]
-             if t["visibility"] == "hidden" for k in ("call", "expected", "actual", "output") if k in t]
-    c.check(not leaks, "hidden tests carry no call/expected/actual/output", ", ".join(leaks[:5]))
-
     bad_verdicts = sorted({t["verdict"] for p in report["problems"] for t in p["tests"]} - VERDICTS)
     c.check(not bad_verdicts, "every verdict is a documented one", str(bad_verdicts))
 
@@ -255,14 +259,42 @@ def general_checks(c, report, refs, args, stderr):
     c.check(not san, "no sanitizer report on the grader's stderr", " | ".join(san[:3]))
 
 
+def student_checks(c, student, shown):
+    """The student's report: hidden groups as counts only, the instructor's counts and scores."""
+    c.check(student.get("show_hidden") is False and shown.get("show_hidden") is True
+            and student.get("format_version") == 3, "the student's and the instructor's views (format 3)")
+    listed = [f"{p['id']}:{t['name']}" for p in student["problems"] for t in p["tests"] if t["visibility"] == "hidden"]
+    c.check(not listed, "the student's report lists no test of a hidden group", ", ".join(listed[:5]))
+    bad = []
+    for sp, ip in zip(student["problems"], shown["problems"]):
+        public = [t["name"] for t in ip["tests"] if t["visibility"] == "public"]
+        if [t["name"] for t in sp["tests"]] != public:
+            bad.append(f"{sp['id']}: listed tests differ from the instructor's public ones")
+        if abs(sp["score"] - ip["score"]) > EPS:
+            bad.append(f"{sp['id']}: score {sp['score']} vs {ip['score']}")
+        for sg, ig in zip(sp["groups"], ip["groups"]):
+            if sg["visibility"] == "hidden":
+                counts = (sg["listed"], sg["tests"], sg["skipped"], sg["peak_kb"])
+                if counts != (False, ig["tests"], 0, None) or sg["passed"] + sg["failed"] != sg["tests"]:
+                    bad.append(f"{sp['id']}/{sg['name']}: {counts}, passed {sg['passed']} failed {sg['failed']}")
+                if sg["scoring"] == "sum" and sg["passed"] != ig["passed"]:
+                    bad.append(f"{sp['id']}/{sg['name']}: {sg['passed']} passed, the instructor's {ig['passed']}")
+            elif not sg["listed"]:
+                bad.append(f"{sp['id']}/{sg['name']}: a public group not listed")
+    if len(student["problems"]) != len(shown["problems"]) or abs(student["score"] - shown["score"]) > EPS:
+        bad.append(f"total {student['score']} vs {shown['score']}")
+    c.check(not bad, "the student's report: hidden groups as the instructor's counts, the same scores",
+            "; ".join(bad[:4]))
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--args":
         print(" ".join(shlex.quote(a) for a in grader_args(parse_expected(sys.argv[2]))))
         return 0
-    if len(sys.argv) != 8:
+    if len(sys.argv) != 9:
         print(__doc__, file=sys.stderr)
         return 2
-    name, expected, json_path, text_path, code, stderr_path, ref_path = sys.argv[1:]
+    name, expected, json_path, student_path, text_path, codes, stderr_path, ref_path = sys.argv[1:]
     c = Checker(name)
     lines = parse_expected(expected)
     args = grader_args(lines)
@@ -271,9 +303,11 @@ def main():
     try:
         with open(json_path, encoding="utf-8") as f:
             report = json.load(f)
-        c.check(True, "the JSON report parses")
+        with open(student_path, encoding="utf-8") as f:
+            student = json.load(f)
+        c.check(True, "the JSON reports parse (the instructor's and the student's)")
     except (OSError, ValueError) as e:
-        c.check(False, "the JSON report parses", f"{e}; stderr: {stderr[-300:]}")
+        c.check(False, "the JSON reports parse (the instructor's and the student's)", f"{e}; stderr: {stderr[-300:]}")
         return 1
     try:
         with open(text_path, encoding="utf-8", errors="replace") as f:
@@ -296,9 +330,11 @@ def main():
     if want_exit is None:
         all_ids = {p["id"] for p in report["problems"]}
         want_exit = 0 if "*" in correct_ids or (all_ids and all_ids <= correct_ids) else 1
-    c.check(int(code) == want_exit, f"exit code {want_exit}", f"got {code}; stderr: {stderr[-300:]!r}")
+    c.check(all(int(code) == want_exit for code in codes.split(",")), f"exit code {want_exit}",
+            f"got {codes}; stderr: {stderr[-300:]!r}")
 
     general_checks(c, report, refs, args, stderr)
+    student_checks(c, student, report)
     for _, raw, words in lines:
         run_assertion(c, report, text, words, raw)
     return 1 if c.failed else 0

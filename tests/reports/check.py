@@ -4,9 +4,9 @@
     check.py KIND DIR
 
 DIR holds the reports of one grading run, named after their format
-(text, json, gradescope.json, junit.xml, tap, github, markdown, summary.md)
-and, for KIND "mixed", hidden.json: the instructor view (--show-hidden) of
-the same run.  KIND is "mixed" (tests/reports/fixtures/mixed: some of
+(text, json, gradescope.json, junit.xml, tap, github, markdown, summary.md):
+the student's view, where a hidden group is counts only, and, for KIND
+"mixed", hidden.json: the instructor view (--show-hidden) of the same run.  KIND is "mixed" (tests/reports/fixtures/mixed: some of
 everything fails) or "full" (a copy of reference/: every test passes).
 Prints one "ok"/"FAIL" line per check; exits 1 when a check failed.
 """
@@ -58,29 +58,35 @@ for p in rep["problems"]:
             bad.append(f"{p['id']}/{g.get('name')}: limits {lim}")
     for t in p["tests"]:
         missing = legacy_test_keys - set(t)
-        # a hidden test's time and memory are withheld from students (null): they
-        # could carry its inputs out
-        measured = (int,) if t.get("visibility") == "public" else (type(None),)
-        if (missing or not isinstance(t.get("limit_ms"), int) or not isinstance(t.get("peak_kb"), measured)
-                or not isinstance(t.get("time_ms"), measured)):
+        if (missing or not isinstance(t.get("limit_ms"), int) or not isinstance(t.get("peak_kb"), int)
+                or not isinstance(t.get("time_ms"), int)):
             bad.append(f"{p['id']} {t.get('name')}: missing {missing} or time/peak {t.get('time_ms')}/{t.get('peak_kb')}")
 check("json: every problem, group and test has its keys (limits, peak memory)", not bad, "; ".join(bad[:5]))
-n_tests = sum(len(p["tests"]) for p in rep["problems"])
+check("json: format_version 3, the student's view", rep.get("format_version") == 3 and rep.get("show_hidden") is False)
+n_tests = sum(g["tests"] for p in rep["problems"] for g in p["groups"])
 summ = rep.get("summary", {})
-check("json: the summary counts the tests",
-      summ.get("tests") == n_tests and summ.get("passed") == sum(
-          t["verdict"] == "correct" for p in rep["problems"] for t in p["tests"])
+check("json: the summary counts every test, hidden ones as their groups' counts",
+      summ.get("tests") == n_tests == sum(p["tests_total"] for p in rep["problems"])
+      and summ.get("passed") == sum(g["passed"] for p in rep["problems"] for g in p["groups"])
       and summ["passed"] + summ.get("failed", -1) + summ.get("skipped", -1) == n_tests, str(summ))
-check("json: problem scores add up to the total",
+check("json: problem scores add up to the total, group scores to the problem's",
       abs(sum(p["score"] for p in rep["problems"]) - rep["score"]) < 1e-6
-      and all(abs(sum(t["score"] for t in p["tests"]) - p["score"]) < 1e-6 for p in rep["problems"]))
+      and all(abs(sum(g["score"] for g in p["groups"]) - p["score"]) < 1e-6 for p in rep["problems"])
+      and all(abs(sum(t["score"] for t in p["tests"] if t["group"] == g["name"]) - g["score"]) < 1e-6
+              for p in rep["problems"] for g in p["groups"] if g["listed"]))
 check("json: total and problem scores are printed without float noise",
       not re.search(rb'\n(  |      )"(max_)?score": -?[0-9]+\.[0-9]{7,}', read("json")))
 
-hidden_tests = [(p, t) for p in rep["problems"] for t in p["tests"] if t["visibility"] == "hidden"]
-check("json: the run has hidden tests", len(hidden_tests) > 0)
-leaky = [t["name"] for _, t in hidden_tests if {"call", "expected", "actual", "output"} & set(t)]
-check("json: hidden tests carry no call, expected, actual or output", not leaky, str(leaky[:3]))
+hidden_groups = [(p, g) for p in rep["problems"] for g in p["groups"] if g["visibility"] == "hidden"]
+check("json: the run has hidden groups", len(hidden_groups) > 0)
+listed = [f"{p['id']}:{t['name']}" for p in rep["problems"] for t in p["tests"] if t["visibility"] == "hidden"]
+check("json: the student's view lists no test of a hidden group", not listed, str(listed[:3]))
+bad = [f"{p['id']}/{g['name']}" for p, g in hidden_groups
+       if g["listed"] or g["peak_kb"] is not None or g["skipped"] != 0 or g["passed"] + g["failed"] != g["tests"]]
+check("json: a hidden group is counts only (listed false, no peak memory, no skipped count)", not bad, str(bad[:3]))
+check("json: public groups are listed, every one of their tests",
+      all(g["listed"] and sum(t["group"] == g["name"] for t in p["tests"]) == g["tests"]
+          for p in rep["problems"] for g in p["groups"] if g["visibility"] == "public"))
 
 # ---- what must never reach a student: hidden inputs, values, output ----
 student_views = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown", "summary.md"]
@@ -93,6 +99,7 @@ if kind == "mixed":
             if t["visibility"] != "hidden":
                 continue
             secret_strings.add(t["call"].encode())
+            secret_strings.add(t["name"].encode())  # "large/3": an entry for one hidden test
             for key in ("expected", "actual"):
                 v = t.get(key)
                 if isinstance(v, int) and abs(v) >= 10**8:  # long values: distinctive enough to look for
@@ -100,6 +107,15 @@ if kind == "mixed":
             secret_numbers.update(v.encode() for v in re.findall(r"-?[0-9]{9,}", t["call"]))
     check("instructor view: hidden tests do show their calls and output",
           any(b"HIDDEN-OUT" in (t.get("output") or "").encode() for p in inst["problems"] for t in p["tests"]))
+    check("instructor view: every hidden group listed, every hidden test in full",
+          inst["show_hidden"] is True and all(g["listed"] for p in inst["problems"] for g in p["groups"])
+          and all("call" in t and isinstance(t["time_ms"], int) for p in inst["problems"] for t in p["tests"])
+          and sum(len(p["tests"]) for p in inst["problems"]) == inst["summary"]["tests"])
+    # (a hidden all-or-nothing group counts as all passed or none for students: compare the others)
+    check("instructor view: the same counts as the student's, and per-test verdicts for hidden groups",
+          [(p["id"], g["name"], g["passed"], g["tests"]) for p in inst["problems"] for g in p["groups"] if g["scoring"] == "sum"]
+          == [(p["id"], g["name"], g["passed"], g["tests"]) for p in rep["problems"] for g in p["groups"] if g["scoring"] == "sum"]
+          and any(t["visibility"] == "hidden" and t["verdict"] != "correct" for p in inst["problems"] for t in p["tests"]))
     check("instructor view: enough distinct secrets to look for",
           len(secret_strings) > 40 and len(secret_numbers) > 10, f"{len(secret_strings)} {len(secret_numbers)}")
 
@@ -119,7 +135,7 @@ def leaks(data):
 
 for view in student_views:
     found = leaks(read(view))
-    check(f"{view}: no hidden input, value or output", not found, str(found[:3]))
+    check(f"{view}: no hidden input, value, output or test name", not found, str(found[:3]))
 
 # ---- gradescope: results.json ----
 gs = json.loads(read("gradescope.json"))
@@ -168,7 +184,8 @@ for ts in root.findall("testsuite"):
         if not c.get("classname") or not c.get("name"):
             bad.append("a testcase without classname or name")
 check("junit: testsuite counts match their testcases; classname, name, time (s) set", not bad, "; ".join(bad[:5]))
-check("junit: as many testcases as tests", total == sum(len(p["tests"]) for p in rep["problems"]))
+check("junit: a testcase per listed test and one per hidden group",
+      total == sum(len(p["tests"]) for p in rep["problems"]) + len(hidden_groups))
 check("junit: total counts on testsuites",
       int(root.get("tests")) == total
       and int(root.get("failures")) == sum(int(ts.get("failures")) for ts in root.findall("testsuite")))
@@ -234,9 +251,13 @@ check("junit: a compile error is an <error> carrying the compiler's message once
 check("junit: skipped tests are <skipped/>",
       any(c.find("skipped") is not None for (s, _), c in cases.items() if s == "p1"))
 hidden_junit = [c for (s, n), c in cases.items() if c.get("classname") in ("p1.large", "p3.large", "p4.big-values")]
-check("junit: hidden testcases have no <system-out> and only the verdict in words",
-      hidden_junit and all(c.find("system-out") is None and all(
-          (e.text or "") == "" and "returned" not in e.get("message", "") for e in c if e.tag in ("failure", "error"))
+check("junit: a hidden group is one testcase with its counts: no <system-out>, no time, no verdict of a test",
+      len(hidden_junit) == 3 and all(
+          re.fullmatch(r"[a-z-]+ \(hidden, [0-9]+ tests\)", c.get("name")) and c.get("time") == "0.000"
+          and c.find("system-out") is None and c.find("error") is None and c.find("skipped") is None
+          and all(e.get("type") == "hidden-tests" and (e.text or "") == ""
+                  and re.fullmatch(r"hidden tests: ([0-9]+ of|not all of) [0-9]+ passed, [0-9.]+ / [0-9.]+ points",
+                                   e.get("message", "")) for e in c.findall("failure"))
           for c in hidden_junit))
 
 check("github: the failing public test is annotated on its file",
@@ -245,7 +266,8 @@ check("github: the failing public test is annotated on its file",
 check("github: compiler errors are annotated at their line and column",
       re.search(r"^::error file=tests/reports/fixtures/mixed/p2\.c,line=8,col=[0-9]+,title=p2\.c does not compile::", gh, re.M))
 check("github: a missing file is annotated without a file", re.search(r"^::error title=p4_dp .*::no file 'p4_dp\.c'", gh, re.M))
-check("github: hidden failures only as counts", re.search(r"^::error file=[^ ]*p4\.c,title=p4 .*::.*hidden tests? failed", gh, re.M))
+check("github: hidden failures only as counts",
+      re.search(r"^::error file=[^ ]*p4\.c,title=p4 .*::.*; hidden group big-values: [0-9]+ of 12 passed", gh, re.M))
 check("markdown: a student's output cannot open HTML or close the table",
       "</system-out>" not in summary and "<![CDATA[" not in summary and "<b>\"" not in summary)
 

@@ -7,7 +7,11 @@
 # the real problems/, writing every format at once, then checks them with:
 # python3 json (json, gradescope), xmllint and xml.etree (junit), prove and
 # TAP::Parser (tap), exact workflow-command lines (github), and that no
-# student view shows a hidden test's input, value or output (check.py).
+# student view shows a hidden test's input, value, output or entry (check.py).
+# Then fixtures/leak: two submissions failing different hidden tests in
+# different ways give the same student reports in every format, and
+# fixtures/loud: 4 KiB printed in each of 2000 tests stays within the
+# per-problem output budget in every format (views.py).
 # Also runs dist/gradescope/run_autograder on a fake /autograder tree.
 # Uses $GRADER (default: the ASan build) and a private reference cache.
 set -u
@@ -83,8 +87,10 @@ tally <"$tmp/check.out"
 grep -q '^ok   text: summary' "$tmp/check.out" || { echo "FAIL check.py mixed did not finish"; failed=$((failed + 1)); cat "$tmp/check.out" | tail -5; }
 
 if xmllint --noout "$tmp/mixed/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: mixed junit is well-formed"; else fail "xmllint: mixed junit"; fi
-if perl tests/reports/tap-check.pl "$tmp/mixed/tap" "$(python3 -c 'import json,sys; print(sum(len(p["tests"]) for p in json.load(open(sys.argv[1]))["problems"]))' "$tmp/mixed/json")" >"$tmp/last.err" 2>&1; then
-	ok "TAP::Parser: mixed tap parses, plan matches, YAML diagnostics on every failure"
+# a test point per listed test, one per hidden group
+points=$(python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); print(sum(len(p["tests"]) + sum(not g["listed"] for g in p["groups"]) for p in r["problems"]))' "$tmp/mixed/json")
+if perl tests/reports/tap-check.pl "$tmp/mixed/tap" "$points" >"$tmp/last.err" 2>&1; then
+	ok "TAP::Parser: mixed tap parses, plan matches ($points points), YAML diagnostics on every failure"
 else
 	fail "TAP::Parser: mixed tap"
 fi
@@ -118,6 +124,55 @@ fi
 expect "the same format twice in one run" 1 "$GRADER" --cache "$cache" --only p4 \
 	--format junit:"$tmp/j1.xml" --format junit:"$tmp/j2.xml" "$mixed"
 if cmp -s "$tmp/j1.xml" "$tmp/j2.xml" && xmllint --noout "$tmp/j1.xml" 2>"$tmp/last.err"; then ok "junit twice: identical, well-formed"; else fail "junit twice"; fi
+
+# ---- hidden tests do not leak through verdicts, times, memory, output or order ----
+# fixtures/leak: a/ and b/ pass as many hidden tests but fail different ones in
+# different ways; graded from the same folder, their student reports must match
+# (views.py), while --show-hidden tells them apart.
+leak=tests/reports/fixtures/leak
+for s in a b; do
+	mkdir -p "$tmp/leak-sub" "$tmp/leak-$s"
+	cp "$leak/$s/leak.c" "$tmp/leak-sub/leak.c"
+	d=$tmp/leak-$s
+	expect "leak/$s: every format of the student's view" 1 \
+		"$GRADER" --problems "$leak/problems" --reference "$leak/reference" --cache "$cache" \
+		--format text:"$d/text" --format json:"$d/json" --format gradescope:"$d/gradescope.json" \
+		--format junit:"$d/junit.xml" --format tap:"$d/tap" --format github:"$d/github" \
+		--format markdown:"$d/markdown" "$tmp/leak-sub"
+	expect "leak/$s: the instructor's view (--show-hidden)" 1 \
+		"$GRADER" --problems "$leak/problems" --reference "$leak/reference" --cache "$cache" --show-hidden \
+		--format json:"$d/hidden.json" "$tmp/leak-sub"
+	if xmllint --noout "$d/junit.xml" 2>"$tmp/last.err" && perl tests/reports/tap-check.pl "$d/tap" 6 >"$tmp/last.err" 2>&1; then
+		ok "leak/$s: junit well-formed (xmllint), tap parses with 6 points (4 tests, 2 hidden groups)"
+	else
+		fail "leak/$s: junit or tap"
+	fi
+done
+python3 tests/reports/views.py leak "$tmp/leak-a" "$tmp/leak-b" >"$tmp/check.out" 2>&1 || true
+tally <"$tmp/check.out"
+grep -q '^ok   leak: --show-hidden shows' "$tmp/check.out" || { echo "FAIL views.py leak did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+
+# ---- the output budget: 4 KiB printed in each of 2000 tests ----
+loud=tests/reports/fixtures/loud
+for s in loud quiet; do
+	mkdir -p "$tmp/loud-sub" "$tmp/loud-$s"
+	cp "$loud/$s/loud.c" "$tmp/loud-sub/loud.c"
+	d=$tmp/loud-$s
+	expect "loud/$s: every format" 1 \
+		"$GRADER" --problems "$loud/problems" --reference "$loud/reference" --cache "$cache" \
+		--format text:"$d/text" --format json:"$d/json" --format gradescope:"$d/gradescope.json" \
+		--format junit:"$d/junit.xml" --format tap:"$d/tap" --format github:"$d/github" \
+		--format markdown:"$d/markdown" "$tmp/loud-sub"
+done
+if xmllint --noout "$tmp/loud-loud/junit.xml" 2>"$tmp/last.err" &&
+	perl tests/reports/tap-check.pl "$tmp/loud-loud/tap" 2000 >"$tmp/last.err" 2>&1; then
+	ok "loud: junit well-formed (xmllint), tap parses (TAP::Parser)"
+else
+	fail "loud: junit or tap"
+fi
+python3 tests/reports/views.py budget "$tmp/loud-loud" "$tmp/loud-quiet" >"$tmp/check.out" 2>&1 || true
+tally <"$tmp/check.out"
+grep -q '^ok   budget: markdown: says' "$tmp/check.out" || { echo "FAIL views.py budget did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
 
 # ---- full marks: a copy of the reference as a submission ----
 mkdir -p "$tmp/ref-submission"

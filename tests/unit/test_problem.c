@@ -959,6 +959,8 @@ static const struct bad_case bad_cases[] = {
 	/* generators */
 	{ "range_too_large.yaml", 11, 24, "more than 200000" },
 	{ "range_product_too_large.yaml", 11, 36, "more than 200000" },
+	{ "array_ints_too_many.yaml", 14, 9, "arrays would hold more than 16777216 ints" },
+	{ "array_literal_times_range.yaml", 11, 9, "arrays would hold more than 16777216 ints" },
 	{ "range_reversed.yaml", 11, 25, "low 10 is above high 1" },
 	{ "count_without_random.yaml", 12, 16, "count only applies to random" },
 	{ "expected_with_range.yaml", 12, 19, "expected can only be given for a single explicit call" },

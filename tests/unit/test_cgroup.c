@@ -1,0 +1,226 @@
+/*
+ * test_cgroup.c - cmocka tests for grader/cgroup.c against the machine's
+ * real cgroups (they need root; as a normal user every test is reported
+ * SKIPPED, never passed, and cgroup_probe() must say why).
+ *
+ * Each test makes its units, puts real processes in them and checks what
+ * the kernel says: the CPU they burn, the process limit, the memory limit,
+ * killing everything, and that no directory is left.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "unit.h"
+
+#define SKIP_WITHOUT_CGROUPS()                                                     \
+	do {                                                                        \
+		if (!cgroup_probe()->version) {                                     \
+			print_message("    (%s)\n", cgroup_probe()->why_not);       \
+			skip();                                                     \
+		}                                                                   \
+	} while (0)
+
+/* Fork a child that joins cg, then runs body(arg) and exits with its result. */
+static pid_t start_in(struct cgroup *cg, int (*body)(long), long arg)
+{
+	int fds[CGROUP_MAX_FDS], n = cgroup_join_fds(cg, fds);
+	pid_t pid;
+	assert_true(n > 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		for (int i = 0; i < n; i++)
+			if (write(fds[i], "0", 1) != 1)
+				_exit(90);
+		_exit(body(arg));
+	}
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	return pid;
+}
+
+static int free_unit(void **state)
+{
+	cgroup_free(*state);
+	*state = NULL;
+	return 0;
+}
+
+static int exit_status(pid_t pid)
+{
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
+/* Burn `ms` of CPU in a grandchild (the tree counts, not only the child), then end. */
+static int burn_in_grandchild(long ms)
+{
+	pid_t g = fork();
+	if (g == 0) {
+		struct timespec t;
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		while (t.tv_sec * 1000 + t.tv_nsec / 1000000 < ms);
+		_exit(0);
+	}
+	return g > 0 && exit_status(g) == 0 ? 0 : 1;
+}
+
+static void test_cpu_of_the_whole_tree(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct cgroup *cg;
+	long long before, after;
+	SKIP_WITHOUT_CGROUPS();
+	cg = *state = cgroup_new("test-cpu", 16, 0, &err);
+	assert_non_null(cg);
+	before = cgroup_cpu_us(cg);
+	assert_true(before >= 0 && before < 50000);
+	assert_int_equal(exit_status(start_in(cg, burn_in_grandchild, 300)), 0);
+	after = cgroup_cpu_us(cg);
+	/* 300 ms burnt by a process that is gone: still counted, with little else */
+	assert_between(after - before, 290000, 1000000);
+	strbuf_release(&err);
+}
+
+/* Fork until it fails; returns how many forks succeeded (children sleep), or 200+ when none failed. */
+static int fork_until_refused(long limit)
+{
+	int n = 0;
+	for (; n < limit; n++) {
+		pid_t p = fork();
+		if (p < 0)
+			return errno == EAGAIN ? n : 100;
+		if (p == 0) {
+			pause();
+			_exit(0);
+		}
+	}
+	return 200;
+}
+
+static void test_process_limit_and_kill(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct cgroup *cg;
+	pid_t pid;
+	int status;
+	SKIP_WITHOUT_CGROUPS();
+	cg = *state = cgroup_new("test-pids", 8, 0, &err);
+	assert_non_null(cg);
+	pid = start_in(cg, fork_until_refused, 50);
+	/* the child and 7 sleeping children: the 8th fork is refused (EAGAIN), and the child exits with 7 */
+	status = exit_status(pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 7);
+	assert_int_equal(cgroup_nprocs(cg), 7);
+	assert_int_equal(cgroup_kill(cg), 0);
+	assert_int_equal(cgroup_nprocs(cg), 0);
+	strbuf_release(&err);
+}
+
+/* Touch `mb` MiB, page by page. */
+static int touch_memory(long mb)
+{
+	size_t n = (size_t)mb << 20;
+	char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	for (size_t i = 0; i < n; i += 4096)
+		p[i] = 1;
+	return 0;
+}
+
+static void test_memory_limit_kills(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct cgroup *cg;
+	int status;
+	SKIP_WITHOUT_CGROUPS();
+	cg = *state = cgroup_new("test-memory", 8, 32ull << 20, &err);
+	assert_non_null(cg);
+	assert_int_equal(cgroup_oom_kills(cg), 0);
+	/* 16 MiB fits in 32 */
+	assert_int_equal(exit_status(start_in(cg, touch_memory, 16)), 0);
+	/* 64 MiB does not: the kernel kills it (no swap to escape to) */
+	status = exit_status(start_in(cg, touch_memory, 64));
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGKILL);
+	assert_int_equal(cgroup_oom_kills(cg), 1);
+	strbuf_release(&err);
+}
+
+/* Count the combgrader-* directories below each hierarchy's root that hold a unit named name. */
+static int units_named(const char *name)
+{
+	const char *roots[] = { "/sys/fs/cgroup/pids", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup", NULL };
+	int n = 0;
+	for (int r = 0; roots[r]; r++) {
+		DIR *d = opendir(roots[r]);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			char *path = NULL;
+			if (strncmp(e->d_name, "combgrader-", 11))
+				continue;
+			if (asprintf(&path, "%s/%s/%s", roots[r], e->d_name, name) >= 0 && access(path, F_OK) == 0)
+				n++;
+			free(path);
+		}
+		if (d)
+			closedir(d);
+	}
+	return n;
+}
+
+static void test_free_leaves_nothing(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct cgroup *cg;
+	char name[64];
+	SKIP_WITHOUT_CGROUPS();
+	/* named after this process, so a unit some killed run left behind is not counted */
+	snprintf(name, sizeof(name), "test-gone-%d", (int)getpid());
+	cg = *state = cgroup_new(name, 8, 0, &err);
+	assert_non_null(cg);
+	assert_true(units_named(name) > 0);
+	start_in(cg, fork_until_refused, 3); /* three sleepers, and the child exits */
+	cgroup_free(cg);
+	*state = NULL;
+	assert_int_equal(units_named(name), 0);
+	while (waitpid(-1, NULL, 0) > 0)
+		;
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	/* the teardown frees a failed test's unit: its processes killed, its directories gone */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_cpu_of_the_whole_tree, free_unit),
+		cmocka_unit_test_teardown(test_process_limit_and_kill, free_unit),
+		cmocka_unit_test_teardown(test_memory_limit_kills, free_unit),
+		cmocka_unit_test_teardown(test_free_leaves_nothing, free_unit),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

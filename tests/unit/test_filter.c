@@ -1,0 +1,429 @@
+/*
+ * test_filter.c - cmocka tests for grader/filter.c against the kernel: one
+ * test per rule that looks at a system call's arguments.
+ *
+ * Every check forks a child that builds the real programs with
+ * filter_programs(), loads one of them as the runtime does (the pid
+ * placeholder patched with its own pid, no_new_privs, seccomp), makes one
+ * raw syscall() and sends back what it returned.  The parent sees one of:
+ * allowed (the call succeeded), refused with an errno, or trapped (the
+ * child killed by SIGSYS: its handler is reset, so the filter's trap is
+ * the signal's default action).  The crafted arguments are what the
+ * kernel reads one way and a 64-bit comparison another: high bits above an
+ * int, a path where AT_EMPTY_PATH allows none, a pid of another process.
+ * Where it matters a check without any filter shows the crafted argument
+ * really does what it says (installs a SIGSYS handler, finds /etc/passwd).
+ *
+ * Each filter is loaded alone (the runtime stacks the case filter on the
+ * zygote's; the kernel then takes the stricter answer of the two).
+ * Without seccomp every test is reported SKIPPED, never passed.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "runtime/protocol.h"
+#include "sandbox.h"
+#include "unit.h"
+
+/* Which program the child loads. */
+enum program {
+	UNFILTERED,
+	ZYGOTE,        /* the zygote's, with the machine's namespaces (kill and tgkill unfiltered when it has them) */
+	ZYGOTE_NO_NS,  /* the zygote's as GRADER_NO_NAMESPACES=1 builds it: signals to itself only */
+	CASE,          /* a case child's */
+};
+
+enum outcome { ALLOWED, REFUSED, TRAPPED, OTHER };
+
+static const char *const outcome_names[] = { "allowed", "refused", "trapped", "other" };
+static const char *const program_names[] = { "no filter", "zygote filter", "zygote filter (no namespaces)",
+					     "case filter" };
+static const char *const flavour_names[] = { "C", "Python" };
+
+/*
+ * Arguments whose low 32 bits are one of these tokens get, in the child,
+ * the child's pid, its parent's pid or its thread id in their place (the
+ * upper 32 bits are kept: that is the point).
+ */
+#define TOKEN_SELF 0x7ffffff2ul
+#define TOKEN_PARENT 0x7ffffff3ul
+#define TOKEN_TID 0x7ffffff4ul
+#define HIGH 0xffffffff00000000ul /* bits the kernel never reads of an int argument */
+
+/* rt_sigaction's struct as the kernel takes it on x86-64 and arm64 */
+struct k_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+
+static struct k_sigaction ignore_it = { SIG_IGN, 0, NULL, 0 };
+static struct k_sigaction old_action;
+static struct stat st;
+static struct rlimit rl;
+
+static unsigned long fill(unsigned long a)
+{
+	switch (a & 0xffffffffu) {
+	case TOKEN_SELF:
+		return (a & HIGH) | (uint32_t)getpid();
+	case TOKEN_PARENT:
+		return (a & HIGH) | (uint32_t)getppid();
+	case TOKEN_TID:
+		return (a & HIGH) | (uint32_t)gettid();
+	default:
+		return a;
+	}
+}
+
+/* The program of kind p from filter_programs' "u32 len, bytes" pair (zygote first); len 0 without seccomp. */
+static void load(enum filter_flavour flavour, enum program p)
+{
+	struct strbuf progs = STRBUF_INIT, err = STRBUF_INIT;
+	uint32_t len, self = (uint32_t)getpid();
+	size_t off = 0;
+	struct sock_fprog fprog;
+
+	if (p == ZYGOTE_NO_NS)
+		setenv("GRADER_NO_NAMESPACES", "1", 1); /* before the first sandbox_probe() of this child */
+	if (filter_programs(flavour, &progs, &err) < 0)
+		_exit(91);
+	memcpy(&len, progs.buf, sizeof(len));
+	if (p == CASE) {
+		off = sizeof(len) + len;
+		memcpy(&len, progs.buf + off, sizeof(len));
+	}
+	if (!len)
+		_exit(92); /* no seccomp here */
+	fprog.len = (unsigned short)(len / sizeof(struct sock_filter));
+	fprog.filter = (struct sock_filter *)(progs.buf + off + sizeof(len));
+	/* as runtime.c's gr_install_filter does */
+	for (unsigned short i = 0; i < fprog.len; i++)
+		if (fprog.filter[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && fprog.filter[i].k == GR_PID_PLACEHOLDER)
+			fprog.filter[i].k = self;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0)
+		_exit(93);
+	/* progs stays: the kernel has its own copy, and the child ends soon */
+}
+
+struct answer {
+	long ret;
+	int err;
+	int extra; /* rt_sigaction: is SIGSYS's handler SIG_IGN after the call (unfiltered checks only) */
+};
+
+/* In the child: load the program, make the call, report.  Never returns. */
+static void child(int fd, enum filter_flavour flavour, enum program p, long nr, const unsigned long a[6])
+{
+	struct answer ans = { 0, 0, 0 };
+	unsigned long v[6];
+
+	/* the trap's signal kills: cmocka catches SIGSYS in its tests (and would go on with them in this child) */
+	signal(SIGSYS, SIG_DFL);
+	for (int i = 0; i < 6; i++)
+		v[i] = fill(a[i]);
+	if (p != UNFILTERED)
+		load(flavour, p);
+	ans.ret = syscall(nr, v[0], v[1], v[2], v[3], v[4], v[5]);
+	ans.err = errno;
+	if (nr == SYS_clone && ans.ret == 0)
+		syscall(SYS_exit_group, 0); /* the new process: gone at once */
+	if (nr == SYS_clone && ans.ret > 0)
+		syscall(SYS_wait4, ans.ret, NULL, 0, NULL);
+	if (p == UNFILTERED && nr == SYS_rt_sigaction) {
+		struct k_sigaction now;
+		ans.extra = syscall(SYS_rt_sigaction, SIGSYS, NULL, &now, sizeof(now.mask)) == 0 &&
+			    now.handler == SIG_IGN;
+	}
+	if (write(fd, &ans, sizeof(ans)) != sizeof(ans))
+		_exit(94);
+	_exit(0);
+}
+
+struct result {
+	enum outcome outcome;
+	struct answer ans;
+	int status;
+};
+
+static struct result run(enum filter_flavour flavour, enum program p, long nr, unsigned long a0, unsigned long a1,
+			 unsigned long a2, unsigned long a3, unsigned long a4)
+{
+	const unsigned long a[6] = { a0, a1, a2, a3, a4, 0 };
+	struct result r = { OTHER, { 0, 0, 0 }, 0 };
+	int fds[2];
+	ssize_t n;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		child(fds[1], flavour, p, nr, a);
+	}
+	close(fds[1]);
+	n = read(fds[0], &r.ans, sizeof(r.ans));
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &r.status, 0), pid);
+	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 92)
+		skip(); /* no seccomp on this machine: nothing was checked */
+	if (n == sizeof(r.ans) && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
+		r.outcome = r.ans.ret >= 0 ? ALLOWED : REFUSED;
+	else if (n == 0 && WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSYS)
+		r.outcome = TRAPPED;
+	return r;
+}
+
+/* Does the machine give runners a PID namespace?  Asked in a child: the answer is cached, and the children that
+ * build a filter with GRADER_NO_NAMESPACES=1 must probe for themselves. */
+static bool machine_has_namespaces(void)
+{
+	int status;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(sandbox_probe()->namespaces ? 0 : 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* expect(flavour, program, outcome, errno (REFUSED only), "what", nr, args...) */
+#define expect(fl, p, want, want_errno, what, nr, ...) \
+	expect_(fl, p, want, want_errno, what, nr, __VA_ARGS__, 0ul, 0ul, 0ul, 0ul, 0ul)
+#define expect_(fl, p, want, want_errno, what, nr, a0, a1, a2, a3, a4, ...) \
+	check(fl, p, want, want_errno, what, nr, (unsigned long)(a0), (unsigned long)(a1), (unsigned long)(a2), \
+	      (unsigned long)(a3), (unsigned long)(a4))
+
+static struct result check(enum filter_flavour fl, enum program p, enum outcome want, int want_errno,
+			   const char *what, long nr, unsigned long a0, unsigned long a1, unsigned long a2,
+			   unsigned long a3, unsigned long a4)
+{
+	struct result r = run(fl, p, nr, a0, a1, a2, a3, a4);
+	if (r.outcome != want || (want == REFUSED && r.ans.err != want_errno))
+		fail_msg("%s, %s, %s: %s (ret %ld, errno %d '%s', wait status 0x%x), expected %s%s%s", what,
+			 flavour_names[fl], program_names[p], outcome_names[r.outcome], r.ans.ret, r.ans.err,
+			 strerror(r.ans.err), (unsigned)r.status, outcome_names[want], want == REFUSED ? " with " : "",
+			 want == REFUSED ? strerror(want_errno) : "");
+	return r;
+}
+
+static const enum filter_flavour flavours[] = { FILTER_NATIVE, FILTER_PYTHON };
+static const enum program filtered[] = { ZYGOTE, CASE };
+
+#define EACH(arr, var) for (size_t var##_i = 0; var##_i < sizeof(arr) / sizeof(arr[0]) && ((var = arr[var##_i]), 1); var##_i++)
+
+/*
+ * rt_sigaction(int sig, ...): any signal but SIGSYS (the filters' trap
+ * reports through it).  The rule used to compare all 64 bits with "!=
+ * SIGSYS", so HIGH | SIGSYS passed it and installed a SIGSYS handler.
+ */
+static void test_rt_sigaction_sigsys(void **state)
+{
+	enum filter_flavour fl;
+	enum program p;
+	struct result r;
+	(void)state;
+
+	r = expect(FILTER_NATIVE, UNFILTERED, ALLOWED, 0, "unfiltered, HIGH | SIGSYS", SYS_rt_sigaction,
+		   HIGH | SIGSYS, &ignore_it, NULL, 8);
+	if (!r.ans.extra)
+		fail_msg("unfiltered rt_sigaction(HIGH | SIGSYS) did not install a handler for SIGSYS: the check means nothing");
+	EACH(flavours, fl)
+	EACH(filtered, p) {
+		expect(fl, p, ALLOWED, 0, "SIGUSR1", SYS_rt_sigaction, SIGUSR1, &ignore_it, NULL, 8);
+		expect(fl, p, ALLOWED, 0, "HIGH | SIGUSR1 (SIGUSR1 to the kernel)", SYS_rt_sigaction, HIGH | SIGUSR1,
+		       &ignore_it, NULL, 8);
+		expect(fl, p, ALLOWED, 0, "signal 1", SYS_rt_sigaction, 1, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "signal 30", SYS_rt_sigaction, SIGSYS - 1, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "signal 32", SYS_rt_sigaction, SIGSYS + 1, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "signal 64", SYS_rt_sigaction, 64, NULL, &old_action, 8);
+		expect(fl, p, TRAPPED, 0, "SIGSYS", SYS_rt_sigaction, SIGSYS, &ignore_it, NULL, 8);
+		expect(fl, p, TRAPPED, 0, "HIGH | SIGSYS", SYS_rt_sigaction, HIGH | SIGSYS, &ignore_it, NULL, 8);
+		expect(fl, p, TRAPPED, 0, "1 << 32 | SIGSYS", SYS_rt_sigaction, 1ul << 32 | SIGSYS, &ignore_it,
+		       NULL, 8);
+		expect(fl, p, TRAPPED, 0, "SIGSYS, only reading", SYS_rt_sigaction, SIGSYS, NULL, &old_action, 8);
+		expect(fl, p, TRAPPED, 0, "signal 65 (no such signal)", SYS_rt_sigaction, 65, NULL, &old_action, 8);
+	}
+}
+
+/*
+ * newfstatat(int dfd, const char *path, struct stat *buf, int flags):
+ * AT_EMPTY_PATH lets the path be empty, it does not make it so; seccomp
+ * cannot read the path, so the call never runs (EACCES with AT_EMPTY_PATH,
+ * which is how glibc does fstat(); a trap without it, for C).  The
+ * fd-only fstat system call runs.
+ */
+static void test_newfstatat_path(void **state)
+{
+	enum filter_flavour fl;
+	enum program p;
+	(void)state;
+
+	expect(FILTER_NATIVE, UNFILTERED, ALLOWED, 0, "unfiltered, /etc/passwd with AT_EMPTY_PATH", SYS_newfstatat,
+	       AT_FDCWD, "/etc/passwd", &st, AT_EMPTY_PATH);
+	EACH(flavours, fl)
+	EACH(filtered, p) {
+		expect(fl, p, ALLOWED, 0, "fstat(1)", SYS_fstat, 1, &st);
+		expect(fl, p, REFUSED, EACCES, "fd 1, \"\", AT_EMPTY_PATH", SYS_newfstatat, 1, "", &st, AT_EMPTY_PATH);
+		expect(fl, p, REFUSED, EACCES, "/etc/passwd, AT_EMPTY_PATH", SYS_newfstatat, AT_FDCWD, "/etc/passwd",
+		       &st, AT_EMPTY_PATH);
+		expect(fl, p, REFUSED, EACCES, "/etc/passwd, HIGH | AT_EMPTY_PATH", SYS_newfstatat, AT_FDCWD,
+		       "/etc/passwd", &st, HIGH | AT_EMPTY_PATH);
+		expect(fl, p, REFUSED, EACCES, "/etc/passwd, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW", SYS_newfstatat,
+		       AT_FDCWD, "/etc/passwd", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW);
+		if (fl == FILTER_PYTHON) {
+			expect(fl, p, REFUSED, EACCES, "/etc/passwd, 0", SYS_newfstatat, AT_FDCWD, "/etc/passwd", &st, 0);
+			expect(fl, p, REFUSED, EACCES, "/etc/passwd, 1 << 32", SYS_newfstatat, AT_FDCWD, "/etc/passwd",
+			       &st, 1ul << 32);
+		} else {
+			expect(fl, p, TRAPPED, 0, "/etc/passwd, 0", SYS_newfstatat, AT_FDCWD, "/etc/passwd", &st, 0);
+			expect(fl, p, TRAPPED, 0, "/etc/passwd, 1 << 32 (0 to the kernel)", SYS_newfstatat, AT_FDCWD,
+			       "/etc/passwd", &st, 1ul << 32);
+		}
+	}
+}
+
+/*
+ * clone(unsigned long flags, ...), of which the kernel reads the low 32
+ * bits: the zygote may fork, but not into new namespaces, not a thread or
+ * a process sharing its memory, not as a child of its own parent; a case
+ * child may not at all.  clone3 says ENOSYS (glibc falls back to clone).
+ */
+static void test_clone_flags(void **state)
+{
+	enum filter_flavour fl;
+	(void)state;
+
+	EACH(flavours, fl) {
+		expect(fl, ZYGOTE, ALLOWED, 0, "fork", SYS_clone, SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, ALLOWED, 0, "fork as glibc does it", SYS_clone,
+		       CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD, 0, 0, &st, 0);
+		expect(fl, ZYGOTE, ALLOWED, 0, "HIGH | SIGCHLD (a fork to the kernel)", SYS_clone, HIGH | SIGCHLD, 0,
+		       0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_NEWUSER", SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "HIGH | CLONE_NEWUSER", SYS_clone, HIGH | CLONE_NEWUSER | SIGCHLD, 0,
+		       0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_NEWPID", SYS_clone, CLONE_NEWPID | SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_NEWNET", SYS_clone, CLONE_NEWNET | SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_NEWNS", SYS_clone, CLONE_NEWNS | SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_PARENT", SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+		/* with CLONE_VFORK: were it let through, the parent would wait while the child leaves */
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_VM", SYS_clone, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_THREAD", SYS_clone,
+		       CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_VFORK, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, REFUSED, ENOSYS, "clone3", SYS_clone3, 0, 0);
+		expect(fl, CASE, TRAPPED, 0, "fork", SYS_clone, SIGCHLD, 0, 0, 0, 0);
+		expect(fl, CASE, REFUSED, ENOSYS, "clone3", SYS_clone3, 0, 0);
+	}
+}
+
+/*
+ * kill(pid_t pid, int sig): to itself only in a case child, and in the
+ * zygote when the runner has no PID namespace of its own (with one, the
+ * zygote's rule has no condition).  Signal 0: nothing is sent even if a
+ * check fails.
+ */
+static void test_kill_self(void **state)
+{
+	static const enum program self_only[] = { ZYGOTE_NO_NS, CASE };
+	enum filter_flavour fl;
+	enum program p;
+	(void)state;
+
+	EACH(flavours, fl)
+	EACH(self_only, p) {
+		expect(fl, p, ALLOWED, 0, "itself", SYS_kill, TOKEN_SELF, 0);
+		expect(fl, p, ALLOWED, 0, "HIGH | itself (itself to the kernel)", SYS_kill, HIGH | TOKEN_SELF, 0);
+		expect(fl, p, TRAPPED, 0, "its parent", SYS_kill, TOKEN_PARENT, 0);
+		expect(fl, p, TRAPPED, 0, "1 << 32 | its parent", SYS_kill, 1ul << 32 | TOKEN_PARENT, 0);
+		expect(fl, p, TRAPPED, 0, "its process group (0)", SYS_kill, 0, 0);
+		expect(fl, p, TRAPPED, 0, "every process (-1)", SYS_kill, -1L, 0);
+		expect(fl, p, TRAPPED, 0, "every process, 32 bits (0xffffffff)", SYS_kill, 0xffffffffu, 0);
+	}
+	EACH(flavours, fl)
+		expect(fl, ZYGOTE, machine_has_namespaces() ? ALLOWED : TRAPPED, 0,
+		       "its parent (no condition with a PID namespace)", SYS_kill, TOKEN_PARENT, 0);
+}
+
+/* tgkill(pid_t tgid, pid_t tid, int sig): the same rule on tgid (the kernel requires tid to be of tgid). */
+static void test_tgkill_self(void **state)
+{
+	static const enum program self_only[] = { ZYGOTE_NO_NS, CASE };
+	enum filter_flavour fl;
+	enum program p;
+	(void)state;
+
+	EACH(flavours, fl)
+	EACH(self_only, p) {
+		expect(fl, p, ALLOWED, 0, "itself", SYS_tgkill, TOKEN_SELF, TOKEN_TID, 0);
+		expect(fl, p, ALLOWED, 0, "HIGH | itself", SYS_tgkill, HIGH | TOKEN_SELF, TOKEN_TID, 0);
+		expect(fl, p, TRAPPED, 0, "its parent", SYS_tgkill, TOKEN_PARENT, TOKEN_PARENT, 0);
+		expect(fl, p, TRAPPED, 0, "1 << 32 | its parent", SYS_tgkill, 1ul << 32 | TOKEN_PARENT, TOKEN_PARENT, 0);
+	}
+}
+
+/*
+ * prlimit64(pid_t pid, ...): in the zygote its own limits only (pid 0, as
+ * setrlimit and getrlimit call it); without a PID namespace another pid of
+ * the same uid could be another student's runner.  A case child: never.
+ */
+static void test_prlimit64_self(void **state)
+{
+	static const enum program zygotes[] = { ZYGOTE, ZYGOTE_NO_NS };
+	enum filter_flavour fl;
+	enum program p;
+	(void)state;
+
+	expect(FILTER_NATIVE, UNFILTERED, ALLOWED, 0, "unfiltered, its parent's limits", SYS_prlimit64, TOKEN_PARENT,
+	       RLIMIT_NOFILE, NULL, &rl);
+	EACH(flavours, fl) {
+		EACH(zygotes, p) {
+			expect(fl, p, ALLOWED, 0, "pid 0", SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl);
+			expect(fl, p, ALLOWED, 0, "HIGH (pid 0 to the kernel)", SYS_prlimit64, HIGH, RLIMIT_NOFILE, NULL,
+			       &rl);
+			expect(fl, p, TRAPPED, 0, "its parent", SYS_prlimit64, TOKEN_PARENT, RLIMIT_NOFILE, NULL, &rl);
+			expect(fl, p, TRAPPED, 0, "1 << 32 | its parent", SYS_prlimit64, 1ul << 32 | TOKEN_PARENT,
+			       RLIMIT_NOFILE, NULL, &rl);
+		}
+		expect(fl, CASE, TRAPPED, 0, "pid 0", SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &rl);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rt_sigaction_sigsys),
+		cmocka_unit_test(test_newfstatat_path),
+		cmocka_unit_test(test_clone_flags),
+		cmocka_unit_test(test_kill_self),
+		cmocka_unit_test(test_tgkill_self),
+		cmocka_unit_test(test_prlimit64_self),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
