@@ -2,6 +2,7 @@
 #   make            build bin/grader (installs missing -dev packages when root)
 #   make test       unit, integration and hostile-submission tests (ASan/UBSan build)
 #   make bench      performance figures
+#   make fuzz       libFuzzer campaigns (clang-14): FUZZ_SECONDS, FUZZ_RUNS, FUZZ_TARGETS
 #   make check-ci   what .ci/run calls: warnings are errors
 # Variables: CC, CFLAGS_EXTRA, WERROR=1, PREFIX, DESTDIR.
 
@@ -115,8 +116,73 @@ unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
 # Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build; then
 # integration, reports, pack and part of hostile again as a normal user, with
 # and without user namespaces (tools/run-unprivileged.sh).
-test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests
+test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests fuzz-build
 	@tools/run-suites.sh && tools/run-unprivileged.sh
+
+# ---- fuzzing (tests/fuzz, docs/fuzzing.md) ----
+# libFuzzer harnesses for what reads untrusted bytes, built with clang into
+# build/fuzz/ (apart from the gcc builds): the library compiled once with
+# coverage + ASan/UBSan into an archive, each harness linked against it.
+#   make fuzz-build                      build them
+#   make fuzz                            run each for FUZZ_SECONDS (default 60)
+#   make fuzz FUZZ_RUNS=10000000         ... or for that many executions
+#   make fuzz FUZZ_TARGETS='record elf'  only some of them
+FUZZ_CC ?= clang-14
+FUZZ_TARGETS ?= record yaml elf archive
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
+FUZZ_FLAGS ?=
+FUZZ_DIR ?= build/fuzz
+FUZZ_SAN ?= -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Wno-missing-field-initializers -DHAVE_SECCOMP -DFUZZING -Igrader -Ibuild $(FUZZ_SAN)
+# the whole library, as the unit tests link it; a harness pulls only the members it needs
+FUZZ_LIB_SRCS ?= $(GRADER_SRCS)
+FUZZ_LIB_OBJS := $(patsubst grader/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRCS)) $(FUZZ_DIR)/obj/runtime_embed.o
+FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
+# the compiler and flags the objects were built with: changing them
+# (FUZZ_SAN=..., FUZZ_CC=...) rebuilds everything in $(FUZZ_DIR)
+FUZZ_FLAGS_STAMP := $(FUZZ_DIR)/.cflags
+
+$(FUZZ_FLAGS_STAMP): fuzz-flags-check
+	@mkdir -p $(FUZZ_DIR)
+	@echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' | cmp -s - $@ || echo '$(FUZZ_CC) $(FUZZ_CFLAGS)' > $@
+fuzz-flags-check:
+.PHONY: fuzz-flags-check
+
+$(FUZZ_DIR)/obj/%.o: grader/%.c $(HEADERS) $(TEST_DEPS_STAMP) $(FUZZ_FLAGS_STAMP)
+	@mkdir -p $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PC_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/runtime_embed.o: $(EMBED) $(FUZZ_FLAGS_STAMP)
+	@mkdir -p $(FUZZ_DIR)/obj
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/libgrader.a: $(FUZZ_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+# the runtime as c_setup() compiles it: the runner's imports for elfcheck_inspect
+$(FUZZ_DIR)/runtime.o: grader/runtime/runtime.c grader/runtime/protocol.h
+	@mkdir -p $(FUZZ_DIR)
+	$(CC) -std=gnu11 -O2 -pipe -fno-stack-protector -Igrader/runtime -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_DIR)/libgrader.a $(FUZZ_DIR)/runtime.o $(FUZZ_FLAGS_STAMP)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_RUNTIME_O='"$(abspath $(FUZZ_DIR)/runtime.o)"' \
+		$(PC_CFLAGS) -o $@ $< $(FUZZ_DIR)/libgrader.a $(PC_LIBS) -lm
+
+# writes a problem's calling stub: tests/fuzz/make-seeds.py links real runners with it
+$(FUZZ_DIR)/stubgen: tests/fuzz/stubgen.c $(FUZZ_DIR)/libgrader.a $(FUZZ_FLAGS_STAMP)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PC_CFLAGS) -o $@ $< $(FUZZ_DIR)/libgrader.a $(PC_LIBS) -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+# Each harness, one after the other, niced, on its seeds (tests/fuzz/corpus/<h>,
+# read-only) plus what it found before ($(FUZZ_DIR)/corpus/<h>, where new inputs
+# go); crashes in $(FUZZ_DIR)/artifacts/<h>/ (tools/fuzz.sh).
+fuzz: fuzz-build
+	@set -e; for h in $(FUZZ_TARGETS); do \
+		echo "== fuzz_$$h"; \
+		FUZZ_DIR=$(FUZZ_DIR) tools/fuzz.sh $$h $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS),-max_total_time=$(FUZZ_SECONDS)) $(FUZZ_FLAGS); \
+	done
 
 student-pack: bin/grader
 	tools/pack.sh
@@ -134,4 +200,4 @@ install: bin/grader
 clean:
 	rm -rf bin build
 
-.PHONY: all test unit-tests check-ci bench install clean student-pack
+.PHONY: all test unit-tests check-ci bench install clean student-pack fuzz fuzz-build

@@ -24,6 +24,14 @@ if [ "${1:-}" = test ]; then
 	command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 	command -v unshare >/dev/null 2>&1 || missing="$missing util-linux"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+	# tests/fuzz: clang 14 with its libFuzzer and sanitizer runtimes, and a
+	# symbolizer for readable stacks (`make fuzz-build`, FUZZ_CC=clang-14)
+	command -v clang-14 >/dev/null 2>&1 || missing="$missing clang-14"
+	if ! command -v clang-14 >/dev/null 2>&1 ||
+	   [ ! -f "$(clang-14 -print-runtime-dir)/libclang_rt.fuzzer-$(uname -m).a" ]; then
+		missing="$missing libclang-rt-14-dev"
+	fi
+	command -v llvm-symbolizer >/dev/null 2>&1 || missing="$missing llvm"
 fi
 
 [ -z "$missing" ] && exit 0
