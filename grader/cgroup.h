@@ -8,9 +8,12 @@
  * memory controllers, else the v1 hierarchies of pids, memory and cpuacct
  * (freezer when there is one).  Each grader process keeps its units below
  * a directory of its own, combgrader-<pid>-<random>, below its own cgroup
- * in each hierarchy; directories a killed grader left behind are removed
- * by the next one once nobody has touched them for an hour.  Cgroups need
- * root (or a delegated subtree):
+ * in each hierarchy.  A live grader touches its directory whenever it
+ * makes a unit and at least once a minute while it runs tests; what a
+ * killed grader left behind the next one removes: empty directories
+ * untouched for five minutes (a live grader whose empty directory went
+ * makes it again), anything untouched for an hour, its processes killed
+ * first.  Cgroups need root (or a delegated subtree):
  * without them cgroup_probe() says why, and every call below is a no-op
  * the callers can do without (see README "Isolation model").
  *

@@ -458,6 +458,7 @@ static void skip_task(struct plan *plan, int i)
 struct grading {
 	const struct engine *e;
 	struct plan *plan;
+	int *order;              /* the tasks in the order they are handed out (dispatch_order) */
 	int next;
 	bool compare;            /* false: measuring (no expected values, nothing skipped) */
 	bool *start_failed;      /* by problem: its program failed before its tests (nothing of it is skipped) */
@@ -483,7 +484,7 @@ static int grading_next(void *ctx)
 {
 	struct grading *g = ctx;
 	while (g->next < g->plan->ntasks) {
-		int i = g->next++;
+		int i = g->order[g->next++];
 		bool *failed;
 		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
 			skip_task(g->plan, i);
@@ -526,10 +527,39 @@ static void settle_groups(struct grading *g)
 	}
 }
 
+static bool task_is_hidden(const struct engine *e, const struct plan *plan, int i)
+{
+	const struct problem *p = e->problems[plan->problem[i]];
+	return p->groups[p->cases[plan->kase[i]].group].visibility != VIS_PUBLIC;
+}
+
+/*
+ * The order tasks are handed to the runners: a problem's tasks together (one
+ * warm runner serves them), its public tests before its hidden ones whatever
+ * the file's order.  A runner is one process for many tests, and code of the
+ * submission can carry state from test to test in it (a shared mapping or a
+ * pipe a constructor made); a public test that ran after a hidden one could
+ * print the hidden input into the student's report.  Results are collected
+ * by case, so the order shows nowhere.
+ */
+static int *dispatch_order(const struct engine *e, const struct plan *plan)
+{
+	int *order = xcalloc((size_t)plan->ntasks + 1, sizeof(int)), n = 0;
+	for (int start = 0, end; start < plan->ntasks; start = end) {
+		for (end = start; end < plan->ntasks && plan->problem[end] == plan->problem[start]; end++)
+			;
+		for (int hidden = 0; hidden < 2; hidden++)
+			for (int i = start; i < end; i++)
+				if (task_is_hidden(e, plan, i) == hidden)
+					order[n++] = i;
+	}
+	return order;
+}
+
 /* Run the plan on a fresh pool; compare: grading (expected values, all-or-nothing) or measuring. */
 static int run_plan(struct engine *e, struct plan *plan, bool compare, struct strbuf *err)
 {
-	struct grading g = { e, plan, 0, compare, NULL, NULL, NULL };
+	struct grading g = { e, plan, NULL, 0, compare, NULL, NULL, NULL };
 	struct pool_client client = { grading_next, grading_finished, &g };
 	struct pool *pool;
 	int ret;
@@ -539,6 +569,7 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 		g.group_base[i + 1] = g.group_base[i] + e->problems[i]->ngroups;
 	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
 	g.start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
+	g.order = dispatch_order(e, plan);
 	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
 	ret = pool_run(pool, plan->tasks, &client);
 	pool_free(pool);
@@ -549,6 +580,7 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 	free(g.group_base);
 	free(g.group_failed);
 	free(g.start_failed);
+	free(g.order);
 	return ret;
 }
 

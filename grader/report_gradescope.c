@@ -164,7 +164,8 @@ int report_gradescope(FILE *out, const struct view *v, const struct report_optio
 	int ret;
 
 	json_object_set_new(root, "score", json_real(v->score));
-	json_object_set_new(root, "execution_time", json_integer((json_int_t)(v->elapsed_s + 0.999)));
+	if (v->elapsed_s >= 0) /* optional in Gradescope's format */
+		json_object_set_new(root, "execution_time", json_integer((json_int_t)(v->elapsed_s + 0.999)));
 	overall_output(&sb, v);
 	json_object_set_new(root, "output", text(sb.buf));
 	json_object_set_new(root, "output_format", json_string("text"));

@@ -151,7 +151,7 @@ int report_json(FILE *out, const struct view *v, const struct report_options *o)
 	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i, s:i}", "tests", v->tally.tests, "passed",
 							v->tally.passed, "failed", v->tally.failed, "skipped",
 							v->tally.skipped));
-	json_object_set_new(root, "execution_time", json_real(v->elapsed_s));
+	json_object_set_new(root, "execution_time", v->elapsed_s >= 0 ? json_real(v->elapsed_s) : json_null());
 	json_object_set_new(root, "isolation", json_string(v->isolation ? v->isolation : ""));
 	json_object_set_new(root, "internal_error", json_boolean(v->internal_error));
 	json_object_set_new(root, "show_hidden", json_boolean(v->instructor));

@@ -280,7 +280,8 @@ int report_junit(FILE *out, const struct view *v, const struct report_options *o
 	start(&x, "testsuites");
 	attr(&x, "name", "grader");
 	counts_attrs(&x, &c);
-	attrf(&x, "time", "%.3f", v->elapsed_s);
+	if (v->elapsed_s >= 0)
+		attrf(&x, "time", "%.3f", v->elapsed_s);
 	attr_score(&x, "score", v->score);
 	attr_score(&x, "max_score", v->max_score);
 	for (int i = 0; i < v->nproblems; i++)

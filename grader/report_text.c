@@ -304,7 +304,10 @@ static void print_summary(FILE *out, const struct palette *c, const struct view 
 	}
 	fprintf(out, "%sTotal:%s ", c->bold, c->off);
 	print_score(out, c, v->score, v->max_score);
-	fprintf(out, "  (%d of %d tests passed, %.1f s)\n", v->tally.passed, v->tally.tests, v->elapsed_s);
+	fprintf(out, "  (%d of %d tests passed", v->tally.passed, v->tally.tests);
+	if (v->elapsed_s >= 0)
+		fprintf(out, ", %.1f s", v->elapsed_s);
+	fputs(")\n", out);
 }
 
 int report_text(FILE *out, const struct view *v, const struct report_options *o)

@@ -17,7 +17,7 @@
 #include "record.h"
 #include "sandbox.h"
 
-#define MAX_SLOTS 256
+#define MAX_SLOTS ((int)SANDBOX_BLOCK - 1) /* a uid each, and the block's last one is the compiler's (sandbox.h) */
 /* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
 #define RUNNER_MAX_PROCS 16
 

@@ -177,7 +177,10 @@ static void judge_load(struct judgement *j, const struct run_facts *f)
 					       "no test could run"));
 		break;
 	case GR_LOAD_HOST:
-		decide(j, V_JUDGE_ERROR, xasprintf("the language runtime could not start: %s", detail));
+		/* said by the runner after the submission's own code could run (a constructor, the module's
+		 * top level), which can write this record itself: never the grader's fault on its word.  A
+		 * runtime that really cannot start fails the reference's run too, which the grader reports. */
+		decide(j, V_RUN_ERROR, xasprintf("the program's runtime reported that it could not start: %s", detail));
 		break;
 	case GR_LOAD_EXCEPTION:
 	case GR_LOAD_OK:

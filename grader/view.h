@@ -110,7 +110,7 @@ struct view {
 	const char *submission;    /* the graded directory (untrusted bytes: clean before showing) */
 	const char *isolation;     /* sandbox_describe() at grading time, or NULL */
 	double score, max_score;
-	double elapsed_s;          /* the whole run's wall-clock time */
+	double elapsed_s;          /* the whole run's wall-clock time; -1: withheld (hidden tests ran) */
 	bool internal_error;       /* some test could not be judged */
 	struct view_problem *problems;
 	int nproblems;

@@ -152,6 +152,20 @@ python3 tests/reports/views.py leak "$tmp/leak-a" "$tmp/leak-b" >"$tmp/check.out
 tally <"$tmp/check.out"
 grep -q '^ok   leak: --show-hidden shows' "$tmp/check.out" || { echo "FAIL views.py leak did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
 
+# ---- a hidden group first in the file: its inputs cannot reach a later public test's output ----
+order=tests/reports/fixtures/order
+for j in 1 2; do
+	expect "order -j $j: a submission that carries hidden inputs over to later tests" 0 \
+		"$GRADER" --problems "$order/problems" --reference "$order/reference" --cache "$cache" -j "$j" \
+		--format json:"$tmp/order-$j.json" --format text:"$tmp/order-$j.txt" "$order/carry"
+	if ! grep -q 4242424 "$tmp/order-$j.json" "$tmp/order-$j.txt" &&
+		python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); sys.exit(not [t for t in r["problems"][0]["tests"] if t["visibility"] == "public"])' "$tmp/order-$j.json"; then
+		ok "order -j $j: public tests ran before the hidden ones: no hidden input in the student's reports"
+	else
+		fail "order -j $j: a hidden input reached the student's report"
+	fi
+done
+
 # ---- the output budget: 4 KiB printed in each of 2000 tests ----
 loud=tests/reports/fixtures/loud
 for s in loud quiet; do

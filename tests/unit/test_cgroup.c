@@ -204,7 +204,8 @@ static void test_free_leaves_nothing(void **state)
 	cg = *state = cgroup_new(name, 8, 0, &err);
 	assert_non_null(cg);
 	assert_true(units_named(name) > 0);
-	start_in(cg, fork_until_refused, 3); /* three sleepers, and the child exits */
+	/* three sleepers, and the child exits (200: every fork worked), so all of them are in before the free */
+	assert_int_equal(WEXITSTATUS(exit_status(start_in(cg, fork_until_refused, 3))), 200);
 	cgroup_free(cg);
 	*state = NULL;
 	assert_int_equal(units_named(name), 0);
