@@ -40,7 +40,8 @@ fi
 for lang in c python; do
 	dir=reference
 	[ $lang = python ] && dir=reference/python
-	"$GRADER" --cache "$CACHE" --format json -o "$TMP/reference-$lang.json" $dir >/dev/null 2>"$TMP/reference.err"
+	"$GRADER" --cache "$CACHE" --show-hidden --format json -o "$TMP/reference-$lang.json" $dir >/dev/null \
+		2>"$TMP/reference.err"
 	code=$?
 	if [ "$code" = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/reference-$lang.json" 2>/dev/null; then
 		echo "ok - the $lang reference grades (exit 0)"
@@ -62,12 +63,23 @@ for dir in tests/mistakes/*/; do
 		[ -f "$f" ] && cp "$f" "$sub"/
 	done
 	args=$(python3 "$EXPECT" --args "$dir/EXPECTED")
+	# the student's view (json, text), then the instructor's (--show-hidden) that EXPECTED is about
 	eval "\"\$GRADER\" --cache \"\$CACHE\" --color never --format \"json:\$TMP/\$name.json\" \
 		--format \"text:\$TMP/\$name.txt\" $args \"\$sub\"" >/dev/null 2>"$TMP/$name.err"
 	code=$?
-	python3 "$EXPECT" "$name" "$dir/EXPECTED" "$TMP/$name.json" "$TMP/$name.txt" "$code" "$TMP/$name.err" \
-		"$TMP/reference-c.json:$TMP/reference-python.json" >"$TMP/$name.checks" 2>&1
+	eval "\"\$GRADER\" --cache \"\$CACHE\" --color never --show-hidden --format \"json:\$TMP/\$name.shown.json\" \
+		$args \"\$sub\"" >/dev/null 2>>"$TMP/$name.err"
+	shown_code=$?
+	python3 "$EXPECT" "$name" "$dir/EXPECTED" "$TMP/$name.shown.json" "$TMP/$name.json" "$TMP/$name.txt" \
+		"$code,$shown_code" "$TMP/$name.err" "$TMP/reference-c.json:$TMP/reference-python.json" \
+		>"$TMP/$name.checks" 2>&1
+	expect_rc=$?
 	tally "$TMP/$name.checks"
+	# expect.py that could not check (a usage error, a crash) is a failure, not silence
+	if [ "$expect_rc" != 0 ] && ! grep -q '^not ok' "$TMP/$name.checks"; then
+		echo "not ok - $name: expect.py failed (exit $expect_rc): $(tail -n 3 "$TMP/$name.checks" | tr '\n' ' ')"
+		failed=$((failed + 1))
+	fi
 done
 
 echo "$passed passed, $failed failed"
