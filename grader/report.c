@@ -13,6 +13,7 @@ const struct report_format report_formats[] = {
 	{ "tap", "TAP version 13 (prove)", report_tap },
 	{ "github", "GitHub Actions annotations (+ $GITHUB_STEP_SUMMARY)", report_github },
 	{ "markdown", "a Markdown summary (step summaries, MR comments)", report_markdown },
+	{ "classroom", "GitHub Classroom's autograding result (base64 JSON)", report_classroom },
 	{ NULL, NULL, NULL },
 };
 

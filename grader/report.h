@@ -92,5 +92,6 @@ int report_junit(FILE *out, const struct view *v, const struct report_options *o
 int report_tap(FILE *out, const struct view *v, const struct report_options *o);
 int report_github(FILE *out, const struct view *v, const struct report_options *o);
 int report_markdown(FILE *out, const struct view *v, const struct report_options *o);
+int report_classroom(FILE *out, const struct view *v, const struct report_options *o);
 
 #endif

@@ -5,7 +5,9 @@
 #                              exists, else student_template/)
 #
 # Prints the report, writes the JUnit report grade-report.xml and, on GitHub
-# Actions, the annotations and the job summary ($GITHUB_STEP_SUMMARY).  The
+# Actions, the annotations, the job summary ($GITHUB_STEP_SUMMARY) and the
+# step output result= (GitHub Classroom's autograding result, base64 JSON,
+# for the workflow's autograding-grading-reporter step).  The
 # report quotes what your program printed, so it is shown between
 # ::stop-commands:: markers: nothing in it is taken for a workflow command.
 # Exit status is the grader's: 0 every test correct, 1 some test failed,
@@ -21,11 +23,16 @@ if [ "${GITHUB_ACTIONS:-}" != true ]; then
 fi
 
 annotations=$(mktemp)
-trap 'rm -f "$annotations"' EXIT
+classroom=$(mktemp)
+trap 'rm -f "$annotations" "$classroom"' EXIT
 token=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 echo "::stop-commands::$token"
-bin/grader --color always --format text --format github:"$annotations" --format junit:grade-report.xml "$dir"
+bin/grader --color always --format text --format github:"$annotations" --format junit:grade-report.xml \
+	--format classroom:"$classroom" "$dir"
 rc=$?
 echo "::$token::"
 cat "$annotations"
+if [ -n "${GITHUB_OUTPUT:-}" ] && [ -s "$classroom" ]; then
+	echo "result=$(cat "$classroom")" >>"$GITHUB_OUTPUT"
+fi
 exit "$rc"

@@ -292,5 +292,56 @@ if python3 -c 'import yaml' 2>/dev/null; then
 		fail "the workflow's YAML"
 	fi
 fi
+# ---- GitHub Classroom: the grade step's `result` output, read by Classroom's reporter ----
+# (issue 14, item 3) grade.sh writes result=<base64 JSON> to $GITHUB_OUTPUT
+# (bin/grader --format classroom); the workflow's grade step has an id, and
+# a classroom-resources/autograding-grading-reporter step reads it as
+# <ID>_RESULTS with runners: <id>, even when grading failed, as GitHub
+# Classroom's own template does.  A submission of p1 and p4 only: quick.
+mkdir -p "$tmp/two"
+cp "$root/student_template/p1.c" "$root/student_template/p4.c" "$tmp/two/"
+: >"$tmp/gh-output"
+(cd "$root" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary-two.md GITHUB_OUTPUT=$tmp/gh-output \
+	.github/grade.sh "$tmp/two" >"$tmp/ci-two.out" 2>"$tmp/last.err")
+rc=$?
+if [ "$rc" -eq 1 ] && python3 - "$tmp/gh-output" "$tmp/ci-two.out" >>"$tmp/last.err" 2>&1 <<'EOF'; then
+import base64, json, re, sys
+out = open(sys.argv[1]).read().splitlines()
+assert len(out) == 1 and out[0].startswith("result="), out
+r = json.loads(base64.b64decode(out[0][len("result="):], validate=True))
+assert r["version"] == 1 and r["status"] == "fail", r
+assert [t["name"].split()[0] for t in r["tests"]] == ["p1", "p2", "p3", "p4", "p4_dp"], r["tests"]
+assert all(t["status"] == "fail" for t in r["tests"]) and r["tests"][1]["score"] == 0
+m = re.search(r"^::notice title=Score ([0-9.]+) / ([0-9.]+)::", open(sys.argv[2]).read(), re.M)
+assert m and abs(sum(t["score"] for t in r["tests"]) - float(m.group(1))) < 1e-3 and abs(r["max_score"] - float(m.group(2))) < 1e-3, m
+EOF
+	ok "the workflow's grade step writes result= (Classroom's base64 JSON, its scores the run's score) to \$GITHUB_OUTPUT"
+else
+	cp "$tmp/ci-two.out" "$tmp/last.err"
+	fail "the grade step's Classroom result: exit $rc"
+fi
+if python3 -c 'import yaml' 2>/dev/null; then
+	if python3 - "$root/.github/workflows/grade.yml" 2>"$tmp/last.err" <<'EOF'; then
+import re, sys, yaml
+w = yaml.safe_load(open(sys.argv[1]))
+assert w["permissions"].get("checks") == "write", "Classroom's template grants checks: write"
+steps = w["jobs"]["grade"]["steps"]
+grade = next(i for i, s in enumerate(steps) if s.get("run") == ".github/grade.sh")
+sid = steps[grade].get("id", "")
+assert re.fullmatch(r"[a-zA-Z0-9]+", sid), f"the grade step's id {sid!r}: the reporter accepts letters and digits"
+rep = [i for i, s in enumerate(steps) if str(s.get("uses", "")).startswith("classroom-resources/autograding-grading-reporter@v1")]
+assert len(rep) == 1 and rep[0] > grade, "one reporter step, after the grade step"
+s = steps[rep[0]]
+assert s["with"]["runners"] == sid, s
+assert re.fullmatch(r"\$\{\{ *steps\." + sid + r"\.outputs\.result *\}\}", s["env"][sid.upper() + "_RESULTS"]), s["env"]
+assert "cancelled()" in s.get("if", "") or "always()" in s.get("if", ""), "the reporter runs when the grade step failed"
+up = next(x for x in steps if "upload-artifact" in str(x.get("uses", "")))
+assert up.get("if") == "always()", "the JUnit report is uploaded whatever happened"
+EOF
+		ok "the workflow: a Classroom reporter step (runners: the grade step's id, <ID>_RESULTS: its result output)"
+	else
+		fail "the workflow's Classroom reporter step"
+	fi
+fi
 cd "$top"
 finish

@@ -245,5 +245,26 @@ else
 	fail "gradescope: run_autograder results.json for Python"
 fi
 
+# ---- GitHub: at most 10 annotations per level; GitHub Classroom's result ----
+# (issue 14, item 3; gh_classroom.py) GitHub shows at most 10 error
+# annotations per step: the untouched template (every problem failing) gets
+# at most 10 ::error lines, every failing problem among them, and a last
+# ::notice saying how many were left out; --format classroom is the base64
+# JSON of GitHub Classroom's autograding-grading-reporter, one test per
+# problem, its scores adding up to the JSON report's.  The same on mixed.
+d=$tmp/template
+mkdir -p "$d"
+: >"$d/summary.md"
+expect "grade student_template: github, classroom, json" 1 \
+	env GITHUB_STEP_SUMMARY="$d/summary.md" "$GRADER" --cache "$cache" --format github:"$d/github" \
+	--format classroom:"$d/classroom" --format json:"$d/json" student_template
+expect "grade $mixed: classroom" 1 "$GRADER" --cache "$cache" --format classroom:"$tmp/mixed/classroom" "$mixed"
+for s in student_template mixed; do
+	[ "$s" = mixed ] && d=$tmp/mixed
+	python3 tests/reports/gh_classroom.py "$s" "$d" >"$tmp/check.out" 2>&1 || true
+	tally <"$tmp/check.out"
+	grep -q "^ok   $s: classroom: a test passes" "$tmp/check.out" || { echo "FAIL gh_classroom.py $s did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
