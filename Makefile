@@ -49,7 +49,10 @@ PY_LIBS = $(shell $(PKG_CONFIG) --libs python3-embed)
 PY_VERSION = $(shell printf '\043include <patchlevel.h>\nPY_VERSION\n' | $(CC) -E -P $(PY_CFLAGS) - | tail -n 1)
 PY_DEFS = -DGRADER_PYTHON_CFLAGS='"$(PY_CFLAGS)"' -DGRADER_PYTHON_LIBS='"$(PY_LIBS)"' \
 	  -DGRADER_PYTHON_VERSION='$(PY_VERSION)'
-PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC)) $(PY_DEFS)
+# where `make install` puts problems/, reference/ and student_template/ (the
+# grader also looks in bin/../share/combgrader/, wherever it was installed)
+SHARE_DIR = $(PREFIX)/share/combgrader
+PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC)) $(PY_DEFS) -DGRADER_SHARE_DIR='"$(SHARE_DIR)"'
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
 
 $(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh
@@ -193,9 +196,17 @@ check-ci:
 bench: bin/grader
 	tools/bench.sh
 
+# The grader, and what it grades with by default, under $(SHARE_DIR): the
+# installed grader finds them from any directory.
 install: bin/grader
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SHARE_DIR)/problems \
+		$(DESTDIR)$(SHARE_DIR)/reference/python $(DESTDIR)$(SHARE_DIR)/student_template/python
 	install -m 755 bin/grader $(DESTDIR)$(PREFIX)/bin/grader
+	install -m 644 problems/*.yaml $(DESTDIR)$(SHARE_DIR)/problems
+	install -m 644 reference/*.c $(DESTDIR)$(SHARE_DIR)/reference
+	install -m 644 reference/python/*.py $(DESTDIR)$(SHARE_DIR)/reference/python
+	install -m 644 student_template/*.c student_template/README.md $(DESTDIR)$(SHARE_DIR)/student_template
+	install -m 644 student_template/python/*.py $(DESTDIR)$(SHARE_DIR)/student_template/python
 
 clean:
 	rm -rf bin build

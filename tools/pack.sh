@@ -5,7 +5,8 @@
 #
 # The tarball holds one directory, combgrader-student-VERSION/, with:
 #   README.md                  how to build and grade (dist/student-pack/README.md)
-#   Makefile grader/ tools/    the grader's sources (tools: deps.sh, embed.sh)
+#   Makefile                   dist/student-pack/Makefile: builds bin/grader, nothing else
+#   grader/ tools/             the grader's sources (tools: deps.sh, embed.sh)
 #   problems/*.yaml            made by `grader pack`: public groups only, every
 #                              answer written out, absolute CPU limits
 #   student_template/          the template, the Python skeletons (python/) and the student guide
@@ -36,7 +37,7 @@ trap 'exit 130' INT TERM HUP
 root=$stage/$name
 mkdir -p "$root/grader/runtime" "$root/grader/cmd" "$root/tools" "$root/problems" "$root/.github/workflows"
 
-cp Makefile "$root/"
+cp dist/student-pack/Makefile "$root/Makefile"
 cp grader/*.c grader/*.h "$root/grader/"
 cp grader/cmd/*.c grader/cmd/*.h "$root/grader/cmd/"
 cp grader/runtime/*.c grader/runtime/*.h "$root/grader/runtime/"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "batch.h"
 #include "cli.h"
@@ -47,6 +48,15 @@ static void print_summary(const char *outdir, const struct batch_summary *s)
 	strbuf_release(&took);
 }
 
+/* -o OUTDIR is created when missing; when it exists it must be a directory.  0, or -1 after saying why. */
+static int check_outdir(const char *outdir)
+{
+	struct stat st;
+	if (stat(outdir, &st) == 0 && !S_ISDIR(st.st_mode))
+		return error("'%s' is not a directory", outdir);
+	return 0;
+}
+
 int cmd_batch(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
@@ -61,6 +71,8 @@ int cmd_batch(struct cli *cli)
 		      "[--reference DIR] [--only IDS]");
 		return GRADER_EXIT_USAGE;
 	}
+	if (cli_check_dir(cli->args[0], "submissions") < 0 || check_outdir(cli->output) < 0)
+		return GRADER_EXIT_USAGE;
 	if (cli_load_problems(cli, &set) < 0)
 		return GRADER_EXIT_USAGE;
 	memset(&o, 0, sizeof(o));
@@ -109,6 +121,11 @@ int cmd_merge(struct cli *cli)
 		error("usage: grader merge OUTDIR... -o MERGED");
 		return GRADER_EXIT_USAGE;
 	}
+	for (int i = 0; i < cli->nargs; i++)
+		if (cli_check_dir(cli->args[i], "shard output") < 0)
+			return GRADER_EXIT_USAGE;
+	if (check_outdir(cli->output) < 0)
+		return GRADER_EXIT_USAGE;
 	if (batch_merge(cli->args, cli->nargs, cli->output, &totals, &err, &usage) < 0) {
 		error("%s", err.buf);
 		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;

@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -55,32 +56,52 @@ void cli_usage(FILE *out)
 		strbuf_addf(&formats, "                       %-11s %s\n", report_formats[i].name,
 			    report_formats[i].description);
 	fprintf(out, usage_text, formats.buf);
+#ifdef GRADER_STUDENT_PACK
+	fputs("\nin the student pack: grade and list work on the public tests in problems/; selftest,\n"
+	      "batch, merge, pack, --reference and --show-hidden need the instructor's tree (reference\n"
+	      "solutions, hidden tests) and are not for use here\n", out);
+#endif
 	strbuf_release(&formats);
 }
 
-/* A default directory: as given when it exists, else next to the grader binary (bin/..). */
+/* dir/rel when it exists (freshly allocated), else NULL. */
+static char *existing(const char *dir, const char *rel)
+{
+	struct stat st;
+	char *cand = xasprintf("%s/%s", dir, rel);
+	if (stat(cand, &st) == 0)
+		return cand;
+	free(cand);
+	return NULL;
+}
+
+/* A default directory: see cli.h for where it is looked for. */
 char *cli_default_dir(const char *name)
 {
-	char exe[PATH_MAX];
+	char exe[PATH_MAX], *found = NULL, *slash;
 	ssize_t n;
 	struct stat st;
 	if (stat(name, &st) == 0)
 		return xstrdup(name);
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
-		char *slash;
 		exe[n] = '\0';
 		slash = strrchr(exe, '/');
 		if (slash) {
-			char *cand;
+			char *in_tree = xasprintf("../%s", name), *installed = xasprintf("../share/combgrader/%s", name);
 			*slash = '\0';
-			cand = xasprintf("%s/../%s", exe, name);
-			if (stat(cand, &st) == 0)
-				return cand;
-			free(cand);
+			found = existing(exe, in_tree);
+			if (!found)
+				found = existing(exe, installed);
+			free(in_tree);
+			free(installed);
 		}
 	}
-	return xstrdup(name);
+#ifdef GRADER_SHARE_DIR
+	if (!found)
+		found = existing(GRADER_SHARE_DIR, name);
+#endif
+	return found ? found : xstrdup(name);
 }
 
 enum {
@@ -141,6 +162,35 @@ static int parse_format(struct cli *cli, const char *arg)
 	return 0;
 }
 
+/* Does the comma-separated list hold id (len bytes)? */
+static bool list_has(const char *list, const char *id, size_t len)
+{
+	for (const char *p = list; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == len && !strncmp(p, id, len))
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+/* --only IDS, once or more: every id joins the list once. */
+static void add_only(struct cli *cli, const char *arg)
+{
+	if (!cli->only_owned)
+		cli->only_owned = xstrdup("");
+	for (const char *p = arg; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l && !list_has(cli->only_owned, p, l)) {
+			char *joined = xasprintf("%s%s%.*s", cli->only_owned, *cli->only_owned ? "," : "", (int)l, p);
+			free(cli->only_owned);
+			cli->only_owned = joined;
+		}
+		p += l + (p[l] == ',');
+	}
+	cli->only = cli->only_owned;
+}
+
 static int parse_color(struct cli *cli, const char *arg)
 {
 	if (!strcmp(arg, "always"))
@@ -173,7 +223,7 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		cli->reference = arg;
 		return 0;
 	case OPT_ONLY:
-		cli->only = arg;
+		add_only(cli, arg);
 		return 0;
 	case 'j':
 		return parse_jobs(cli, arg);
@@ -198,11 +248,14 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		return parse_color(cli, arg);
 	case OPT_SOURCES:
 		cli->sources = true;
+		cli->own |= CLI_OPT_SOURCES;
 		return 0;
 	case OPT_RESUME:
 		cli->resume = true;
+		cli->own |= CLI_OPT_RESUME;
 		return 0;
 	case OPT_SHARD:
+		cli->own |= CLI_OPT_SHARD;
 		return parse_shard(cli, arg);
 	case OPT_HELP:
 		cli->help = true;
@@ -250,8 +303,108 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 
 void cli_release(struct cli *cli)
 {
+	for (int i = 0; i < cli->nformats; i++) {
+		if (!cli->formats[i].out)
+			continue;
+		fclose(cli->formats[i].out); /* never written: nothing to report */
+		if (cli->formats[i].created)
+			unlink(cli->formats[i].file);
+		cli->formats[i].out = NULL;
+	}
 	free(cli->problems_owned);
 	free(cli->reference_owned);
+	free(cli->only_owned);
+}
+
+static const struct {
+	unsigned bit;
+	const char *option, *command;
+} own_options[] = {
+	{ CLI_OPT_RESUME, "--resume", "batch" },
+	{ CLI_OPT_SHARD, "--shard", "batch" },
+	{ CLI_OPT_SOURCES, "--sources", "list" },
+};
+
+int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted)
+{
+	for (size_t i = 0; i < sizeof(own_options) / sizeof(own_options[0]); i++)
+		if ((cli->own & own_options[i].bit) && !(accepted & own_options[i].bit))
+			return error("%s belongs to 'grader %s', not to 'grader %s'", own_options[i].option,
+				     own_options[i].command, command);
+	return 0;
+}
+
+int cli_check_dir(const char *path, const char *what)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return error("cannot open the %s directory '%s': %s", what, path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return error("'%s' is not a directory", path);
+	return 0;
+}
+
+/* --cache DIR: DIR, or the nearest of its parents that exists, must be a directory (the engine creates the rest). */
+static int check_cache_parent(const char *cache)
+{
+	char *path = xstrdup(cache);
+	struct stat st;
+	int ret = 0;
+	while (stat(path, &st) < 0) {
+		char *slash;
+		if (errno != ENOENT && errno != ENOTDIR) {
+			free(path);
+			return 0; /* the engine says why it cannot use it */
+		}
+		slash = strrchr(path, '/');
+		while (slash && slash > path && slash[1] == '\0') { /* "a/b/": strip the trailing slashes first */
+			*slash = '\0';
+			slash = strrchr(path, '/');
+		}
+		if (!slash) {
+			free(path);
+			return 0; /* relative, nothing of it exists: created in the current directory */
+		}
+		slash[slash == path] = '\0'; /* "/x" -> "/" */
+	}
+	if (!S_ISDIR(st.st_mode))
+		ret = error("cannot use the cache directory '%s': '%s' is not a directory", cache, path);
+	free(path);
+	return ret;
+}
+
+int cli_check_dirs(const struct cli *cli)
+{
+	struct stat st;
+	if (cli_check_dir(cli->problems, "problems") < 0)
+		return -1;
+	if ((!cli->reference_owned || stat(cli->reference, &st) == 0) && cli_check_dir(cli->reference, "reference") < 0)
+		return -1;
+	if (cli->cache && *cli->cache && check_cache_parent(cli->cache) < 0)
+		return -1;
+	return 0;
+}
+
+int cli_open_reports(struct cli *cli)
+{
+	for (int i = 0; i < cli->nformats; i++) {
+		const char *file = cli->formats[i].file;
+		struct stat st;
+		int fd;
+		if (!file || !strcmp(file, "-"))
+			continue;
+		cli->formats[i].created = stat(file, &st) < 0;
+		/* no O_TRUNC: an existing report stays whole until the new one is written */
+		fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+		if (fd < 0 || !(cli->formats[i].out = fdopen(fd, "w"))) {
+			error("cannot write the %s report to '%s': %s", cli->formats[i].format->name, file,
+			      strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1; /* cli_release removes what the earlier ones created */
+		}
+	}
+	return 0;
 }
 
 int cli_load_problems(struct cli *cli, struct problem_set *set)
@@ -333,7 +486,7 @@ static int append_step_summary(const struct view *v, const struct report_options
  * the instructor's with --show-hidden.  Returns 0, or -1 when one could
  * not be written.
  */
-int cli_write_reports(const struct cli *cli, const struct grade_result *r)
+int cli_write_reports(struct cli *cli, const struct grade_result *r)
 {
 	struct view v;
 	int ret = 0;
@@ -347,7 +500,13 @@ int cli_write_reports(const struct cli *cli, const struct grade_result *r)
 		o.verbose = cli->verbose;
 		o.version = GRADER_VERSION;
 		if (file && strcmp(file, "-")) {
-			out = fopen(file, "w");
+			struct stat st;
+			out = cli->formats[i].out;
+			cli->formats[i].out = NULL; /* written, or tried: stays */
+			if (!out)
+				out = fopen(file, "w"); /* not opened beforehand (cli_open_reports) */
+			else if (fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fileno(out), 0) < 0)
+				ret = error("cannot truncate '%s': %s", file, strerror(errno));
 			if (!out) {
 				ret = error("cannot write '%s': %s", file, strerror(errno));
 				continue;

@@ -15,16 +15,27 @@
 
 #define CLI_MAX_FORMATS 8
 
+/* The options only one subcommand takes (struct cli's `own`: those given). */
+enum {
+	CLI_OPT_RESUME = 1 << 0,  /* batch */
+	CLI_OPT_SHARD = 1 << 1,   /* batch */
+	CLI_OPT_SOURCES = 1 << 2, /* list */
+};
+
 struct cli {
-	const char *problems, *reference, *only, *output, *cache;
-	char *problems_owned, *reference_owned;
+	const char *problems, *reference, *output, *cache;
+	const char *only;        /* every --only, comma-joined, each id once; NULL when none */
+	char *problems_owned, *reference_owned, *only_owned;
 	int jobs;
 	struct {
 		const struct report_format *format;
 		const char *file; /* NULL: stdout */
+		FILE *out;        /* file opened by cli_open_reports, until written */
+		bool created;     /* ... and created by it (removed if never written) */
 	} formats[CLI_MAX_FORMATS];
 	int nformats;
 	bool show_hidden, verbose, help, version, resume, sources;
+	unsigned own;            /* CLI_OPT_* given */
 	int color;               /* -1 auto, 0 never, 1 always */
 	int shard_index, shard_count;
 	char **args;             /* operands after the options */
@@ -32,13 +43,35 @@ struct cli {
 };
 
 int cli_parse(struct cli *cli, int argc, char **argv);
-/* A default directory: as given when it exists, else next to the grader binary (bin/..). */
+/*
+ * A default directory: as given when it exists (relative to the current
+ * directory), else next to the grader binary (bin/../NAME), else where
+ * `make install` put it (bin/../share/combgrader/NAME, GRADER_SHARE_DIR/NAME);
+ * NAME itself when none exists.  The caller frees the result.
+ */
 char *cli_default_dir(const char *name);
+/* Frees what cli_parse allocated; removes a report file cli_open_reports created and nothing wrote. */
 void cli_release(struct cli *cli);
 void cli_usage(FILE *out);
+/* Refuse the command-specific options (CLI_OPT_*) that `command` does not take: 0, or -1 after saying why. */
+int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted);
+/* Is path a directory?  0, or -1 after saying "'path' is not a directory" or why it cannot be opened. */
+int cli_check_dir(const char *path, const char *what);
+/*
+ * The directories the engine reads, as the user gave them: --problems, an
+ * explicit --reference (a default one only when it exists), and the parent
+ * of --cache (the nearest existing one).  0, or -1 after saying why.
+ */
+int cli_check_dirs(const struct cli *cli);
+/*
+ * Open every --format F:FILE for writing before any grading, so an
+ * unwritable path fails at once (an existing file is left as it is until
+ * cli_write_reports writes it).  0, or -1 after saying which and why.
+ */
+int cli_open_reports(struct cli *cli);
 int cli_load_problems(struct cli *cli, struct problem_set *set);
 void cli_engine_options(const struct cli *cli, struct engine_options *o, struct problem_set *set);
-int cli_write_reports(const struct cli *cli, const struct grade_result *r);
+int cli_write_reports(struct cli *cli, const struct grade_result *r);
 /* Say once, on stderr, what the sandbox cannot enforce here for this use. */
 void cli_warn_isolation(enum sandbox_use use);
 /*

@@ -35,8 +35,16 @@ static int cmd_grade(struct cli *cli)
 		return GRADER_EXIT_USAGE;
 	}
 	submission = cli->nargs ? xstrdup(cli->args[0]) : cli_default_dir("student_template");
+	if (cli_check_dir(submission, "submission") < 0) {
+		free(submission);
+		return GRADER_EXIT_USAGE;
+	}
 	if (access(submission, R_OK | X_OK) < 0) {
 		error("cannot open the submission directory '%s': %s", submission, strerror(errno));
+		free(submission);
+		return GRADER_EXIT_USAGE;
+	}
+	if (cli_open_reports(cli) < 0) { /* before any grading; cli_release removes what it created */
 		free(submission);
 		return GRADER_EXIT_USAGE;
 	}
@@ -163,14 +171,16 @@ static int cmd_list(struct cli *cli)
 static const struct command {
 	const char *name;
 	int (*run)(struct cli *cli);
+	unsigned own;       /* the command-specific options it takes (CLI_OPT_*) */
+	bool reads_problems; /* --problems, --reference, --cache: checked before it starts */
 } commands[] = {
-	{ "grade", cmd_grade },
-	{ "selftest", cmd_selftest },
-	{ "list", cmd_list },
-	{ "batch", cmd_batch },
-	{ "merge", cmd_merge },
-	{ "pack", cmd_pack },
-	{ NULL, NULL },
+	{ "grade", cmd_grade, 0, true },
+	{ "selftest", cmd_selftest, 0, true },
+	{ "list", cmd_list, CLI_OPT_SOURCES, true },
+	{ "batch", cmd_batch, CLI_OPT_RESUME | CLI_OPT_SHARD, true },
+	{ "merge", cmd_merge, 0, false },
+	{ "pack", cmd_pack, 0, true },
+	{ NULL, NULL, 0, false },
 };
 
 int main(int argc, char **argv)
@@ -203,6 +213,10 @@ int main(int argc, char **argv)
 		printf("grader %s\n", GRADER_VERSION);
 		cli_release(&cli);
 		return GRADER_EXIT_OK;
+	}
+	if (cli_check_own_options(&cli, cmd->name, cmd->own) < 0 || (cmd->reads_problems && cli_check_dirs(&cli) < 0)) {
+		cli_release(&cli);
+		return GRADER_EXIT_USAGE;
 	}
 	interrupt_handle_signals();
 	ret = cmd->run(&cli);

@@ -436,5 +436,84 @@ check "-o FILE: exit 0, the JSON goes to FILE and nothing to stdout" sh -c \
 	'[ "$1" = 0 ] && [ ! -s "$2" ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' \
 	sh "$code" "$TMP/o.out" "$TMP/o.json"
 
+# ---- honest command line (issue 14, item 6): refused at once, exit 2, before any grading ----
+# usage_case NAME MESSAGE ARGS...: the grader with ARGS exits 2, says MESSAGE on stderr, grades nothing
+usage_case() {
+	u_name=$1
+	u_msg=$2
+	shift 2
+	"$GRADER" "$@" >"$TMP/cl-$u_name.out" 2>"$TMP/cl-$u_name.err"
+	u_rc=$?
+	check "command line, $u_name: exit 2 (got $u_rc)" [ "$u_rc" = 2 ]
+	check "command line, $u_name: says \"$u_msg\"" has "$TMP/cl-$u_name.err" "$u_msg"
+	check "command line, $u_name: grades nothing" sh -c '[ ! -s "$1" ] && ! grep -q "computing the reference" "$2"' \
+		sh "$TMP/cl-$u_name.out" "$TMP/cl-$u_name.err"
+}
+: >"$TMP/cl-file"
+mkdir -p "$TMP/cl-class" "$TMP/cl-ro"
+usage_case submission-file "'$TMP/cl-file' is not a directory" --cache "$CACHE" "$TMP/cl-file"
+usage_case problems-file "'$TMP/cl-file' is not a directory" --cache "$CACHE" --problems "$TMP/cl-file" reference
+usage_case reference-file "'$TMP/cl-file' is not a directory" --cache "$CACHE" --reference "$TMP/cl-file" reference
+usage_case cache-parent-file "'$TMP/cl-file' is not a directory" --cache "$TMP/cl-file/cache" reference
+usage_case batch-class-file "'$TMP/cl-file' is not a directory" batch --cache "$CACHE" "$TMP/cl-file" -o "$TMP/cl-out"
+usage_case reference-missing "cannot open the reference directory '$TMP/nowhere'" --cache "$CACHE" \
+	--reference "$TMP/nowhere" reference
+usage_case problems-missing "cannot open the problems directory '$TMP/nowhere'" --cache "$CACHE" \
+	--problems "$TMP/nowhere" reference
+usage_case format-no-dir "cannot write the json report to '$TMP/nowhere/r.json'" --cache "$CACHE" \
+	--format "text:$TMP/cl-first.txt" --format "json:$TMP/nowhere/r.json" reference
+check "command line, format-no-dir: the other report file is not left behind" [ ! -e "$TMP/cl-first.txt" ]
+usage_case format-is-dir "cannot write the json report to '$TMP/cl-class': Is a directory" --cache "$CACHE" \
+	--format "json:$TMP/cl-class" reference
+if [ "$(id -u)" != 0 ]; then
+	chmod 555 "$TMP/cl-ro"
+	usage_case format-no-permission "cannot write the junit report to '$TMP/cl-ro/r.xml': Permission denied" \
+		--cache "$CACHE" --format "junit:$TMP/cl-ro/r.xml" reference
+	chmod 755 "$TMP/cl-ro"
+else
+	echo "# as root: the unwritable-report case runs in the unprivileged pass"
+fi
+# a problem file that fails to load after the report files were opened: neither kept nor created
+echo "an earlier report" >"$TMP/cl-keep.json"
+mkdir -p "$TMP/cl-badprob"
+printf 'id: [\n' >"$TMP/cl-badprob/zz.yaml"
+usage_case report-kept "zz.yaml:2:" --cache "$CACHE" --problems "$TMP/cl-badprob" \
+	--format "json:$TMP/cl-keep.json" --format "tap:$TMP/cl-new.tap" reference
+check "command line, report-kept: an existing report file is left as it was" has "$TMP/cl-keep.json" "an earlier report"
+check "command line, report-kept: a new report file is not left behind" [ ! -e "$TMP/cl-new.tap" ]
+usage_case grade-resume "--resume belongs to 'grader batch'" --cache "$CACHE" --resume reference
+usage_case grade-shard "--shard belongs to 'grader batch'" --cache "$CACHE" --shard 1/2 reference
+
+# a repeated --only adds up, each problem once
+"$GRADER" --cache "$CACHE" --only p1 --only p3,p1 --only p3 --format "json:$TMP/cl-only.json" reference \
+	>/dev/null 2>"$TMP/cl-only.err"
+code=$?
+check "command line, --only p1 --only p3,p1 --only p3: exit 0 (got $code), grades p1 and p3 once each" python3 -c '
+import json, sys
+ids = [p["id"] for p in json.load(open(sys.argv[1]))["problems"]]
+sys.exit(0 if sys.argv[2] == "0" and ids == ["p1", "p3"] else 1)' "$TMP/cl-only.json" "$code"
+
+# make install: the installed grader finds its problems, reference and template from any directory
+if make -q bin/grader 2>/dev/null; then
+	prefix=$TMP/prefix
+	share=$prefix/share/combgrader
+	make install PREFIX="$prefix" >"$TMP/cl-install.out" 2>&1
+	code=$?
+	check "make install PREFIX=...: exit 0 (got $code), problems, reference and template under share/combgrader" \
+		sh -c '[ "$1" = 0 ] && [ -f "$2/problems/p1.yaml" ] && [ -f "$2/reference/python/p1.py" ] &&
+			[ -f "$2/student_template/python/P1.py" ]' sh "$code" "$share"
+	(cd / && "$prefix/bin/grader" list --sources) >"$TMP/cl-inst-list.out" 2>&1
+	check "installed grader, from /: list --sources names the ten files" [ "$(grep -c '^p' "$TMP/cl-inst-list.out")" = 10 ]
+	(cd / && "$prefix/bin/grader" --cache "$CACHE" --only p1 "$share/reference") >/dev/null 2>"$TMP/cl-inst-ref.err"
+	code=$?
+	check "installed grader, from /: the installed reference gets full marks (exit 0, got $code)" [ "$code" = 0 ]
+	(cd / && "$prefix/bin/grader" --cache "$CACHE" --only p1) >"$TMP/cl-inst-tmpl.out" 2>&1
+	code=$?
+	check "installed grader, from /: no directory grades the installed template (exit 1, got $code)" [ "$code" = 1 ]
+	rm -rf "$prefix"
+else
+	echo "# bin/grader is not up to date: make install checks skipped"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
