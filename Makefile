@@ -6,67 +6,24 @@
 #   make check-ci   what .ci/run calls: warnings are errors
 # Variables: CC, CFLAGS_EXTRA, WERROR=1, PREFIX, DESTDIR.
 
-CC ?= gcc
-PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
-LIBS_PC := yaml-0.1 jansson libseccomp libarchive libxml-2.0 nettle
-
-WARN := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes -Wshadow -Wformat=2
-ifeq ($(WERROR),1)
-WARN += -Werror
-endif
-BASE_CFLAGS := -std=gnu11 -g $(WARN) -DHAVE_SECCOMP -Igrader -Ibuild
-HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
-OPT_CFLAGS := -O2 $(HARDEN)
+# where `make install` puts problems/, reference/ and student_template/ (the
+# grader also looks in bin/../share/combgrader/, wherever it was installed)
+SHARE_DIR = $(PREFIX)/share/combgrader
+GRADER_DEFS = -DGRADER_SHARE_DIR='"$(SHARE_DIR)"'
 SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-
-# grader/: the library (the engine, sandbox, reports...); grader/cmd/: the
-# command line over it.  Unit tests link the library only.
-GRADER_SRCS := $(wildcard grader/*.c)
-CMD_SRCS := $(wildcard grader/cmd/*.c)
-HEADERS := $(wildcard grader/*.h grader/cmd/*.h) grader/runtime/protocol.h
-EMBED := build/runtime_embed.c
-DEPS_STAMP := build/.deps-ok
 TEST_DEPS_STAMP := build/.test-deps-ok
 
 all: bin/grader
 
-$(DEPS_STAMP): tools/deps.sh
-	@mkdir -p build
-	@tools/deps.sh
-	@touch $@
+# CC, the flags, the sources, the runtime embedding and bin/grader itself
+include tools/build.mk
 
 # after the build dependencies: two apt-get runs at once would fight over dpkg's lock
 $(TEST_DEPS_STAMP): tools/deps.sh $(DEPS_STAMP)
 	@mkdir -p build
 	@tools/deps.sh test
 	@touch $@
-
-# Python submissions: the grader compiles a host embedding Debian's libpython
-# with these flags (python3-embed: libpython3-dev), and names its version.
-PY_CFLAGS = $(shell $(PKG_CONFIG) --cflags python3-embed)
-PY_LIBS = $(shell $(PKG_CONFIG) --libs python3-embed)
-PY_VERSION = $(shell printf '\043include <patchlevel.h>\nPY_VERSION\n' | $(CC) -E -P $(PY_CFLAGS) - | tail -n 1)
-PY_DEFS = -DGRADER_PYTHON_CFLAGS='"$(PY_CFLAGS)"' -DGRADER_PYTHON_LIBS='"$(PY_LIBS)"' \
-	  -DGRADER_PYTHON_VERSION='$(PY_VERSION)'
-# where `make install` puts problems/, reference/ and student_template/ (the
-# grader also looks in bin/../share/combgrader/, wherever it was installed)
-SHARE_DIR = $(PREFIX)/share/combgrader
-PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC)) $(PY_DEFS) -DGRADER_SHARE_DIR='"$(SHARE_DIR)"'
-PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
-
-$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh
-	@mkdir -p build
-	{ echo '/* generated from grader/runtime by tools/embed.sh: do not edit */'; \
-	  echo '#include "embed.h"'; \
-	  tools/embed.sh embed_protocol_h grader/runtime/protocol.h; \
-	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; \
-	  tools/embed.sh embed_pyhost_c grader/runtime/pyhost.c; } > $@.tmp && mv $@.tmp $@
-
-bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
-	@mkdir -p bin
-	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(PC_LIBS) -lm
 
 # The grader built with AddressSanitizer and UBSan, for the test suite.
 build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)

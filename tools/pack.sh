@@ -6,7 +6,7 @@
 # The tarball holds one directory, combgrader-student-VERSION/, with:
 #   README.md                  how to build and grade (dist/student-pack/README.md)
 #   Makefile                   dist/student-pack/Makefile: builds bin/grader, nothing else
-#   grader/ tools/             the grader's sources (tools: deps.sh, embed.sh)
+#   grader/ tools/             the grader's sources (tools: deps.sh, embed.sh, build.mk)
 #   problems/*.yaml            made by `grader pack`: public groups only, every
 #                              answer written out, absolute CPU limits
 #   student_template/          the template, the Python skeletons (python/) and the student guide
@@ -41,7 +41,7 @@ cp dist/student-pack/Makefile "$root/Makefile"
 cp grader/*.c grader/*.h "$root/grader/"
 cp grader/cmd/*.c grader/cmd/*.h "$root/grader/cmd/"
 cp grader/runtime/*.c grader/runtime/*.h "$root/grader/runtime/"
-cp tools/deps.sh tools/embed.sh "$root/tools/"
+cp tools/deps.sh tools/embed.sh tools/build.mk "$root/tools/"
 mkdir -p "$root/student_template/python"
 cp student_template/*.c student_template/README.md "$root/student_template/"
 cp student_template/python/*.py "$root/student_template/python/"
