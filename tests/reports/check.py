@@ -16,17 +16,10 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+from checklib import Checks
+
 kind, d = sys.argv[1], sys.argv[2]
-failures = 0
-
-
-def check(name, cond, detail=""):
-    global failures
-    if cond:
-        print(f"ok   {name}")
-    else:
-        failures += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+check = Checks()
 
 
 def read(name):
@@ -209,7 +202,7 @@ if kind == "full":
     check("junit: no failure, error or skipped",
           root.get("failures") == "0" and root.get("errors") == "0" and root.get("skipped") == "0")
     check("github: no error annotation", "::error" not in gh)
-    sys.exit(1 if failures else 0)
+    sys.exit(check.exit_code())
 
 # ---- mixed: the hostile details ----
 def find_test(pid, name):
@@ -289,4 +282,4 @@ check("text: hidden groups as counts, hints per failing group",
                 rb"  hint \(large\): ", text))
 check("text: compiler output and missing file", b"p2.c:8:" in text and b"missing: no file 'p4_dp.c'" in text)
 check("text: summary and total", re.search(rb"\nSummary\n(  .*\n){5}Total: [0-9.]+ / [0-9.]+ ", text))
-sys.exit(1 if failures else 0)
+sys.exit(check.exit_code())

@@ -24,17 +24,10 @@ import os
 import re
 import sys
 
+from checklib import Checks
+
 name, d = sys.argv[1], sys.argv[2]
-failures = 0
-
-
-def check(what, cond, detail=""):
-    global failures
-    if cond:
-        print(f"ok   {name}: {what}")
-    else:
-        failures += 1
-        print(f"FAIL {name}: {what}" + (f": {detail}" if detail else ""))
+check = Checks(f"{name}: ")
 
 
 def read(f):
@@ -104,4 +97,4 @@ if res is not None:
     check("classroom: a test passes exactly when its problem has full marks; status fail when one does not",
           all((t["status"] == "pass") == (p["score"] == p["max_score"]) for t, p in zip(tests, rep["problems"]))
           and res["status"] == ("fail" if losing else "pass"))
-sys.exit(1 if failures else 0)
+sys.exit(check.exit_code())

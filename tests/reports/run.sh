@@ -15,6 +15,8 @@
 # Also runs dist/gradescope/run_autograder on a fake /autograder tree.
 # Uses $GRADER (default: the ASan build) and a private reference cache.
 set -u
+# the checkers import checklib.py: no __pycache__ left in the tree
+export PYTHONDONTWRITEBYTECODE=1
 cd "$(dirname "$0")/../.."
 : "${GRADER:=$PWD/build/asan/grader}"
 top=$PWD

@@ -28,19 +28,12 @@ import os
 import re
 import sys
 
+from checklib import Checks
+
 FORMATS = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown"]
 BUDGET = 64 * 1024
 PER_TEST = 16  # bytes a test may add for its output besides the budget ("output_bytes": 4096 ...)
-failures = 0
-
-
-def check(name, cond, detail=""):
-    global failures
-    if cond:
-        print(f"ok   {name}")
-    else:
-        failures += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+check = Checks()
 
 
 def read(d, name):
@@ -149,7 +142,7 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     (leak if sys.argv[1] == "leak" else budget)(sys.argv[2], sys.argv[3])
-    return 1 if failures else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":
