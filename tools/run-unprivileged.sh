@@ -100,6 +100,13 @@ run_pass() { # run_pass PASS SUITE
 		echo "FAILED: [$pass] tests/$suite/run.sh"
 		failed=$((failed + 1))
 	fi
+	# nothing the suite's graders started may outlive them (all of it ran as $user)
+	if [ "$(id -u)" = 0 ] && left=$(pgrep -u "$user") && [ -n "$left" ]; then
+		echo "FAILED: [$pass] tests/$suite/run.sh left processes of $user: $(ps -o pid=,etime=,cmd= -p "$(echo $left | tr ' ' ,)" | tr '\n' ';')"
+		failed=$((failed + 1))
+		# shellcheck disable=SC2086
+		kill -9 $left 2>/dev/null
+	fi
 }
 
 for pass in $passes; do
