@@ -15,6 +15,7 @@
 #include "compile.h"
 #include "embed.h"
 #include "interrupt.h"
+#include "lookalike.h"
 
 #define MAX_SOURCE_BYTES (1u << 20)
 #define MAX_JOBS 64
@@ -126,7 +127,12 @@ void build_choose(const char *dir, struct problem *const *variants, int nvariant
 		}
 	}
 	if (!nfound) {
+		const char **wanted = xcalloc((size_t)nvariants, sizeof(*wanted));
+		for (int i = 0; i < nvariants; i++)
+			wanted[i] = variants[i]->source;
 		out->looked_for = strbuf_detach(&looked);
+		out->lookalikes = lookalike_hint(dir, wanted, nvariants);
+		free(wanted);
 	} else if (nfound > 1) {
 		free(out->file);
 		out->file = NULL;
@@ -141,6 +147,7 @@ void build_choice_release(struct build_choice *c)
 	free(c->file);
 	free(c->looked_for);
 	free(c->conflict);
+	free(c->lookalikes);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -207,6 +214,7 @@ static int prepare(const struct build_env *env, const struct build_choice *c, co
 		f.missing = !c->conflict;
 		f.source = c->looked_for ? c->looked_for : p->source;
 		f.conflict = c->conflict;
+		f.lookalikes = c->lookalikes;
 		decide_early(r, &f);
 		return -1;
 	}

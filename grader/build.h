@@ -49,6 +49,7 @@ struct build_choice {
 	char *file;            /* the student's file for it, or NULL */
 	char *looked_for;      /* no file: the names looked for, "'p1.c' or 'p1.py'" */
 	char *conflict;        /* files for several languages: "'p1.c' and 'p1.py'" */
+	char *lookalikes;      /* no file: advice on files that look meant for it (lookalike.h), or NULL */
 };
 
 /* Which of a problem's variants (its languages) the files in dir are for. */

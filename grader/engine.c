@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diagnose.h"
 #include "interrupt.h"
 #include "runner.h"
 #include "filter.h"
@@ -685,6 +686,8 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 		goto cleanup;
 	collect(e, sel, builds, &plan, out);
 	grade_result_score(out);
+	if (compare)
+		diagnose_result(out);
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;
 cleanup:

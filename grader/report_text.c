@@ -147,8 +147,11 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 		problem_format_answer(&sb, p, t->tc->func, t->actual);
 		fprintf(out, "      returned: %s\n", sb.buf);
 	}
+	/* a wrong answer's message starts with the two values shown above; what follows is advice (diagnose.h) */
 	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual))
 		print_indented(out, "      why:      ", "                ", vt->message);
+	else if (t->message && strchr(vt->message, '\n'))
+		print_indented(out, "      why:      ", "                ", strchr(vt->message, '\n') + 1);
 	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
 		fprintf(out, "      used:     %u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)\n", t->time_ms,
 			t->limit_ms, t->peak_kb / 1024.0, p->groups[t->tc->group].limits.memory_mb);

@@ -82,13 +82,50 @@ static char *forbidden_message(int syscall_nr)
 				     : "");
 }
 
+/* "about 4 million", "about 87,000", "about 950": a depth as a person says it. */
+static void add_about(struct strbuf *sb, long long n)
+{
+	if (n >= 10000000)
+		strbuf_addf(sb, "about %lld million", (n + 500000) / 1000000);
+	else if (n >= 1000000)
+		strbuf_addf(sb, "about %.1f million", (double)n / 1e6);
+	else if (n >= 10000)
+		strbuf_addf(sb, "about %lld,000", (n + 500) / 1000);
+	else if (n >= 1000)
+		strbuf_addf(sb, "about %lld,%03lld", n / 1000, (n / 10 % 100) * 10);
+	else
+		strbuf_addf(sb, "about %lld", n);
+}
+
+/*
+ * The case child faulted at its stack pointer near the end of its stack (the
+ * runtime's fault handler said so, with the depth it estimated from the
+ * period of the frames).
+ */
+static char *stack_overflow_message(const struct run_task *t, const struct gr_report *r)
+{
+	struct strbuf m = STRBUF_INIT;
+	strbuf_addstr(&m, "stack overflow: the recursion went ");
+	if (r->answer > 0) {
+		add_about(&m, (long long)r->answer);
+		strbuf_addstr(&m, " calls deep");
+	} else
+		strbuf_addstr(&m, "too deep");
+	strbuf_addf(&m, " and used %llu MiB of stack (the stack is %u MiB, the memory limit): a missing base case? "
+		    "If the input really needs that depth, use a loop and a table instead",
+		    (unsigned long long)(r->nomem_bytes >> 20), t->memory_mb);
+	return strbuf_detach(&m);
+}
+
 /* A case child killed by a signal. */
 static void judge_signal(struct judgement *j, const struct run_task *t, int sig)
 {
 	const struct gr_report *r = &t->facts.report;
 	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
 
-	if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
+	if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
+		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
+	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
 		decide(j, V_TIMELIMIT, xasprintf("used more than the CPU time limit of %u ms", t->cpu_ms));
 	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
 		decide(j, V_MEMORY_LIMIT, xasprintf("crashed (%s) after using %llu MiB, at the memory limit of %u MiB",
@@ -101,6 +138,18 @@ static void judge_signal(struct judgement *j, const struct run_task *t, int sig)
 					       "and pthread_create(), or through a 32-bit system call entry"));
 	else
 		decide(j, V_RUN_ERROR, xasprintf("crashed with %s", signal_words(sig)));
+}
+
+/* RecursionError: the same words as a C stack overflow, then Python's own. */
+static char *python_recursion_message(long long depth, const char *detail)
+{
+	struct strbuf m = STRBUF_INIT;
+	strbuf_addstr(&m, "stack overflow: the recursion went ");
+	add_about(&m, depth);
+	strbuf_addf(&m, " calls deep, past Python's recursion limit: a missing base case? If the input really needs "
+		    "that depth, raise the limit with sys.setrecursionlimit(...) (deep recursion then needs memory), or "
+		    "compute the values with a loop and a table\n%s", detail);
+	return strbuf_detach(&m);
 }
 
 static const char *return_words(enum value_type ret)
@@ -140,10 +189,7 @@ static bool judge_value(struct judgement *j, const struct run_task *t, const str
 		decide(j, V_WRONG_ANSWER, xasprintf("returned %s, outside the range of %s", detail, value_type_name(sig->ret)));
 		return false;
 	case GR_VALUE_RECURSION:
-		decide(j, V_RUN_ERROR, xasprintf("%s\nThe recursion went about %lld calls deep, past Python's recursion "
-						 "limit: raise it with sys.setrecursionlimit(...) (deep recursion then needs "
-						 "memory), or compute the values with a loop and a table", detail,
-						 (long long)r->answer));
+		decide(j, V_RUN_ERROR, python_recursion_message(r->answer, detail));
 		return false;
 	case GR_VALUE_MEMORY:
 		decide(j, V_MEMORY_LIMIT, xasprintf("MemoryError: the memory limit is %u MiB", t->memory_mb));
@@ -405,9 +451,9 @@ enum build_status verdict_of_build(const struct build_facts *f, char **message)
 
 	*message = NULL;
 	if (f->missing) {
-		*message = f->source[0] == '\''
-			   ? xasprintf("no file %s in your submission", f->source)
-			   : xasprintf("no file '%s' in your submission", f->source);
+		*message = xasprintf(f->source[0] == '\'' ? "no file %s in your submission%s%s"
+							  : "no file '%s' in your submission%s%s",
+				     f->source, f->lookalikes ? "; " : "", f->lookalikes ? f->lookalikes : "");
 		return BUILD_MISSING_FILE;
 	}
 	if (f->conflict) {

@@ -65,6 +65,7 @@ enum build_status {
 struct build_facts {
 	bool missing;                /* no such file in the submission (source: the names looked for, quoted) */
 	const char *conflict;        /* files for several languages of one problem ("'p1.c' and 'p1.py'") */
+	const char *lookalikes;      /* missing: advice on files that look meant for it, or NULL */
 	const char *source;          /* the file as found in the submission */
 	const char *copy_error;      /* the file could not be taken (a link, not a regular file, too big) */
 	bool interrupted;            /* Ctrl-C while compiling */

@@ -36,6 +36,7 @@
 #define GR_MAGIC_NOMEM 0x4d454d4eu   /* "NMEM": an allocation failed at the limit */
 #define GR_MAGIC_READY 0x59444552u   /* "REDY": the case child's filter is in place */
 #define GR_MAGIC_SANDBOX 0x584f4253u /* "SBOX": the preinit hook could not install the filter */
+#define GR_MAGIC_STACK 0x4b435453u   /* "STCK": a fault at the stack pointer, near the stack's end */
 
 /* Stands for "this process's pid" in seccomp programs; patched at install. */
 #define GR_PID_PLACEHOLDER 0x7ffffff1u
@@ -93,6 +94,8 @@ enum gr_report_flags {
 	GR_SPAWN_FAILED = 16,   /* the zygote could not fork the case */
 	GR_BAD_REQUEST = 32,    /* the zygote could not decode the request */
 	GR_CASE_READY = 64,     /* the child said its sandbox was in place before student code ran */
+	GR_STACK_OVERFLOW = 128,/* the child faulted at its stack's end (answer: the estimated depth, 0 when
+				 * unknown; nomem_bytes: the stack it used) */
 };
 
 /*
@@ -124,14 +127,18 @@ struct gr_report {
 	uint64_t cpu_us;
 	uint64_t maxrss_kb;
 	uint64_t output_total;
-	uint64_t nomem_bytes;
+	uint64_t nomem_bytes;  /* GR_NOMEM: the allocation's size; GR_STACK_OVERFLOW: the stack used */
 	int32_t syscall_nr;
 	uint32_t output_kept;
 	uint32_t value_kind;   /* enum gr_value_kind, with GR_ANSWERED */
 	uint32_t detail_len;
 };
 
-/* in the case child: what the answer pipe carries (followed by detail_len bytes) */
+/*
+ * in the case child: what the answer pipe carries (followed by detail_len bytes).
+ * GR_MAGIC_STACK: value is the estimated recursion depth (0: unknown), kind
+ * the stack used in KiB.
+ */
 struct gr_answer {
 	uint32_t magic;
 	int32_t syscall_nr;

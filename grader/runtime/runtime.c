@@ -34,6 +34,7 @@
 #include "protocol.h"
 
 #include <errno.h>
+#include <link.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
@@ -44,10 +45,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define GR_FILTER_MAX 65536
@@ -156,6 +159,146 @@ static void gr_preinit(int argc, char **argv, char **envp)
 __attribute__((section(".preinit_array"), used))
 static void (*const gr_preinit_entry)(int, char **, char **) = gr_preinit;
 #endif
+
+/* ---- stack overflow: named, not a bare SIGSEGV ---- */
+
+/*
+ * A recursion without a base case (or too deep for its input) ends with a
+ * fault just below the stack pointer once the stack reaches RLIMIT_STACK (the
+ * memory limit) or the address space runs out.  The case child catches
+ * SIGSEGV and SIGBUS on an alternate stack, and when the faulting address is
+ * at the stack pointer, inside the stack's range, tells the zygote how much
+ * stack the recursion used and about how deep it went, then lets the fault
+ * end the process as before (SA_RESETHAND: returning re-runs the access).
+ * The record is the student's process speaking, so it only ever changes the
+ * wording of a run error the process really died of.
+ */
+#define GR_FAULT_NEAR (64u << 10)       /* a fault this close to the stack pointer is the stack's */
+#define GR_SCAN_WORDS 8192u             /* 64 KiB of the newest frames are searched for a period */
+#define GR_MAX_PERIOD 2048u             /* frames up to 16 KiB */
+
+static unsigned char gr_alt_stack[64u << 10];
+static uintptr_t gr_stack_top;          /* the case child's stack where the call begins */
+static uint64_t gr_stack_limit;
+
+static uintptr_t gr_fault_sp(const void *ctx, uintptr_t fallback)
+{
+	const ucontext_t *uc = ctx;
+#if defined(__x86_64__)
+	return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+	return (uintptr_t)uc->uc_mcontext.sp;
+#else
+	(void)uc;
+	return fallback;
+#endif
+}
+
+/*
+ * The length of a recursive frame in words: the smallest shift at which the
+ * stack's words repeat about as often as at the best shift (each frame holds
+ * at least its return address, the same in every frame of the recursion).
+ * 0 when nothing repeats once per frame.
+ */
+static uint64_t gr_frame_period(const uintptr_t *w, uint64_t n)
+{
+	static uint32_t matches[GR_MAX_PERIOD + 1];
+	uint32_t best = 0;
+	uint64_t maxp = n / 4 < GR_MAX_PERIOD ? n / 4 : GR_MAX_PERIOD;
+
+	for (uint64_t p = 1; p <= maxp; p++) {
+		uint32_t m = 0;
+		for (uint64_t i = 0; i + p < n; i++)
+			m += w[i] != 0 && w[i] == w[i + p];
+		matches[p] = m;
+		if (m > best)
+			best = m;
+	}
+	for (uint64_t p = 1; p <= maxp; p++)
+		if (matches[p] * 10u >= best * 8u && matches[p] >= (n - p) / p)
+			return p;
+	return 0;
+}
+
+/*
+ * Mutual recursion (AcanWin calls BcanWin calls AcanWin) repeats every two
+ * calls: count the return addresses into the runner's own code in one period.
+ * At least 1 (the Python host's frames are in libpython, not counted here).
+ */
+static uintptr_t gr_code_start, gr_code_end;
+
+static uint64_t gr_calls_per_period(const uintptr_t *w, uint64_t period)
+{
+	uint64_t calls = 0;
+	for (uint64_t i = 0; i < period; i++)
+		calls += w[i] >= gr_code_start && w[i] < gr_code_end;
+	return calls ? calls : 1;
+}
+
+/* The executable's code: its executable PT_LOAD segments, from the program headers the kernel mapped. */
+static void gr_find_code(void)
+{
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)getauxval(AT_PHDR);
+	unsigned long n = getauxval(AT_PHNUM);
+	uintptr_t base = 0;
+
+	if (!ph)
+		return;
+	for (unsigned long i = 0; i < n; i++)
+		if (ph[i].p_type == PT_PHDR)
+			base = (uintptr_t)ph - ph[i].p_vaddr;
+	for (unsigned long i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X)) {
+			gr_code_start = base + ph[i].p_vaddr;
+			gr_code_end = gr_code_start + ph[i].p_memsz;
+		}
+}
+
+static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
+{
+	uintptr_t addr = (uintptr_t)info->si_addr;
+	uintptr_t sp = gr_fault_sp(ctx, addr);
+	uintptr_t low = addr > sp ? addr : sp;
+
+	if (info->si_code <= 0) {
+		raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
+		return;
+	}
+	if (gr_answer_fd < 0 || !gr_stack_top || addr >= gr_stack_top || sp >= gr_stack_top ||
+	    gr_stack_top - addr > gr_stack_limit + GR_FAULT_NEAR || addr + GR_FAULT_NEAR < sp || addr > sp + GR_FAULT_NEAR)
+		return;
+	/* from the page after both the fault and the stack pointer: mapped, the recursion's newest frames */
+	low = (low | 4095u) + 1;
+	{
+		uint64_t words = low < gr_stack_top ? (gr_stack_top - low) / sizeof(uintptr_t) : 0;
+		uint64_t period = gr_frame_period((const uintptr_t *)low, words < GR_SCAN_WORDS ? words : GR_SCAN_WORDS);
+		uint64_t used = gr_stack_top - sp;
+		uint64_t calls = period ? used / (period * sizeof(uintptr_t)) * gr_calls_per_period((const uintptr_t *)low, period) : 0;
+		struct gr_answer a = { GR_MAGIC_STACK, 0, (int64_t)calls, (uint32_t)(used >> 10), 0 };
+		gr_write_full(gr_answer_fd, &a, sizeof(a));
+	}
+}
+
+/* In the case child, before its filter: the fault handler on a stack of its own. */
+static void gr_watch_stack(uintptr_t top, unsigned memory_mb)
+{
+	stack_t ss;
+	struct sigaction sa;
+
+	gr_stack_top = top;
+	gr_stack_limit = (uint64_t)memory_mb << 20;
+	gr_find_code();
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_sp = gr_alt_stack;
+	ss.ss_size = sizeof(gr_alt_stack);
+	if (sigaltstack(&ss, NULL) < 0)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = gr_on_fault;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}
 
 /* ---- allocation failures: reported as memory-limit, not as a crash ---- */
 
@@ -307,6 +450,7 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
 	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
 	gr_thread_stacks(rq->memory_mb);
+	gr_watch_stack((uintptr_t)&a, rq->memory_mb);
 	gr_limit(RLIMIT_FSIZE, 0);
 	gr_limit(RLIMIT_CORE, 0);
 	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)
@@ -441,6 +585,10 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 	} else if (a.magic == GR_MAGIC_NOMEM) {
 		r->flags |= GR_NOMEM;
 		r->nomem_bytes = (uint64_t)a.value;
+	} else if (a.magic == GR_MAGIC_STACK) {
+		r->flags |= GR_STACK_OVERFLOW;
+		r->answer = a.value;
+		r->nomem_bytes = (uint64_t)a.kind << 10;
 	}
 }
 

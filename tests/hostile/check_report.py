@@ -4,7 +4,8 @@
 usage: check_report.py REPORT.json EXPECTED RC NAMES_FILE AON_GROUPS SECRETS...
 
 REPORT.json  the grader's --format json report
-EXPECTED     verdicts every test may have, separated by '|'
+EXPECTED     verdicts every test may have, separated by '|'; then optional
+             lines 'message TEXT': some test's message contains TEXT
 RC           the grader's exit code
 NAMES_FILE   the test names every report must hold, one a line (empty: any)
 AON_GROUPS   comma-separated all-or-nothing groups: a test there may be
@@ -21,7 +22,11 @@ import sys
 
 def main():
     path, expected, rc, names_file, aon, *secrets = sys.argv[1:]
-    allowed = set(expected.strip().split('|'))
+    lines = [line.strip() for line in expected.strip().splitlines() if line.strip()]
+    messages = [line[len('message '):] for line in lines if line.startswith('message ')]
+    verdict_lines = [line for line in lines if not line.startswith('message ')]
+    expected = verdict_lines[0] if verdict_lines else ''
+    allowed = set(expected.split('|'))
     aon_groups = set(g for g in aon.split(',') if g)
     rc = int(rc)
     problems = []
@@ -67,6 +72,10 @@ def main():
             problems.append('%s: %s without a message' % (t.get('name'), v))
         if v not in ('correct', 'skipped'):
             failed_groups.add(group)
+
+    for text in messages:
+        if not any(text in (t.get('message') or '') for t in tests):
+            problems.append('no test has a message containing %r' % text)
 
     all_correct = tests and all(t.get('verdict') == 'correct' for t in tests)
     if rc != (0 if all_correct else 1):
