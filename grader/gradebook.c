@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "jsontext.h"
 #include "text.h"
 #include "version.h"
@@ -18,19 +19,10 @@
 
 /* ---- small helpers ---- */
 
+/* Every text cell of grades.csv: quoted and guarded against formula injection (csv.h). */
 static void add_csv_field(struct strbuf *sb, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
+	csv_add_cell(sb, s);
 }
 
 static void add_html(struct strbuf *sb, const char *s)
