@@ -16,6 +16,7 @@
 
 #include "batch_class.h"
 #include "batch_student.h"
+#include "gradebook_lms.h"
 #include "interrupt.h"
 #include "text.h"
 #include "version.h"
@@ -34,6 +35,7 @@ struct run {
 	struct batch_output output;
 	struct student *students;    /* this shard's, sorted by id; manifest.ids in the same order */
 	int nstudents;
+	enum lms_layout layout;      /* how the submissions were read */
 	char *tmp;                   /* the workers' scratch: tmp/w<k> */
 	int nworkers;
 	int worker_jobs;             /* test slots per worker */
@@ -136,7 +138,7 @@ static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 		}
 		free(path);
 	}
-	return 0;
+	return gradebook_lms_remove(outdir, err);
 }
 
 /* Done already (--resume): a state record for this very input and problem set, and its reports. */
@@ -200,6 +202,13 @@ static void fill_manifest(struct run *r, const char *key, const char *ckey, int 
 	m->ids = xcalloc((size_t)r->nstudents + 1, sizeof(char *));
 	for (int i = 0; i < r->nstudents; i++)
 		m->ids[i] = xstrdup(r->students[i].id);
+	/* who they are in the LMS: the import files are written from the manifest (gradebook_lms.h) */
+	m->lms.layout = r->layout;
+	m->lms.assignment = r->o->assignment ? xstrdup(r->o->assignment) : NULL;
+	for (int i = 0; i < r->nstudents; i++)
+		if (r->students[i].lms)
+			lms_roster_add(&m->lms, &r->students[i].lms->person);
+	lms_roster_sort(&m->lms);
 }
 
 /* ---- progress ---- */
@@ -422,6 +431,8 @@ static void copy_manifest_head(struct batch_manifest *dst, const struct batch_ma
 	dst->class_key = xstrdup(src->class_key);
 	dst->class_size = src->class_size;
 	dst->shard_index = dst->shard_count = 1;
+	dst->lms.layout = src->lms.layout;
+	dst->lms.assignment = src->lms.assignment ? xstrdup(src->lms.assignment) : NULL;
 	dst->nproblems = src->nproblems;
 	dst->problems = xcalloc((size_t)src->nproblems + 1, sizeof(*dst->problems));
 	for (int i = 0; i < src->nproblems; i++) {
@@ -451,6 +462,8 @@ static int copy_shard(const char *dir, const struct batch_manifest *m, const cha
 				return -1;
 		}
 		merged->ids[merged->nids++] = xstrdup(m->ids[k]);
+		if (lms_roster_find(&m->lms, m->ids[k]))
+			lms_roster_add(&merged->lms, lms_roster_find(&m->lms, m->ids[k]));
 	}
 	return 0;
 }
@@ -498,7 +511,9 @@ int batch_merge(char *const *dirs, int ndirs, const char *out, struct gradebook_
 		if (copy_shard(dirs[i], &ms[i], out, &merged, err) < 0)
 			goto cleanup;
 	qsort(merged.ids, (size_t)merged.nids, sizeof(char *), cmp_str);
-	if (manifest_write(out, &merged, err) < 0 || gradebook_write(out, &merged, SHARD_MISSING_REASON, totals, err) < 0)
+	lms_roster_sort(&merged.lms);
+	if (manifest_write(out, &merged, err) < 0 || gradebook_write(out, &merged, SHARD_MISSING_REASON, totals, err) < 0 ||
+	    gradebook_lms_write(out, &merged, &totals->lms_file, err) < 0)
 		goto cleanup;
 	ret = 0;
 cleanup:
@@ -536,6 +551,25 @@ static int start_engine(struct run *r, struct strbuf *err, bool *usage)
 	return reference_load(&r->engine, err);
 }
 
+/* The class in the layout --layout names or the submissions show, knowing the problem files' names (batch_lms.h). */
+static int collect_class(struct run *r, struct student **all, int *nall, struct strbuf *notes, struct strbuf *err)
+{
+	const struct problem_set *set = r->o->engine.set;
+	struct lms_options lo;
+	struct strvec wanted = STRVEC_INIT;
+	int ret;
+
+	for (int i = 0; set && i < set->nproblems; i++)
+		for (int k = 0; k < problem_nvariants(&set->problems[i]); k++)
+			strvec_push(&wanted, problem_variant(&set->problems[i], k)->source);
+	lo.layout = r->o->layout;
+	lo.outdir = r->o->outdir;
+	lo.wanted = (const char *const *)wanted.v;
+	ret = class_collect(r->o->submissions, &lo, &r->layout, all, nall, notes, err);
+	strvec_clear(&wanted);
+	return ret;
+}
+
 /*
  * Everything before the workers: the output directory claimed, the class
  * listed and fingerprinted, the engine up, the manifest written.
@@ -552,10 +586,13 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 		*usage = true;
 		return -1;
 	}
-	if (claim_outdir(o->outdir, err, usage) < 0)
-		return -1;
-	if (class_collect(o->submissions, o->outdir, &all, &nall, notes, err) < 0) {
+	/* the class first: a folder holding no student leaves no output directory behind */
+	if (collect_class(r, &all, &nall, notes, err) < 0) {
 		*usage = true;
+		return -1;
+	}
+	if (claim_outdir(o->outdir, err, usage) < 0) {
+		class_release(all, nall);
 		return -1;
 	}
 	class_key(all, nall, ckey);
@@ -681,6 +718,8 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 		r.worker_jobs = 1;
 	if (o->progress) {
 		fprintf(o->progress, "grader: %d student%s", r.nstudents, r.nstudents == 1 ? "" : "s");
+		if (r.layout != LMS_FOLDERS)
+			fprintf(o->progress, " (%s)", lms_layout_words(r.layout));
 		if (o->shard_count)
 			fprintf(o->progress, " (shard %d/%d of a class of %d)", o->shard_index, o->shard_count, out->class_size);
 		if (out->resumed)
@@ -690,7 +729,8 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	if (ntodo && grade_students(&r, todo, ntodo, err) < 0)
 		goto cleanup;
 	out->graded_now = r.progress.done;
-	if (gradebook_write(o->outdir, &r.manifest, MISSING_REASON, &out->totals, err) < 0)
+	if (gradebook_write(o->outdir, &r.manifest, MISSING_REASON, &out->totals, err) < 0 ||
+	    gradebook_lms_write(o->outdir, &r.manifest, &out->totals.lms_file, err) < 0)
 		goto cleanup;
 	ret = 0;
 cleanup:

@@ -31,7 +31,9 @@
 #include "gradebook.h"
 
 struct batch_options {
-	const char *submissions;     /* one folder or archive per student */
+	const char *submissions;     /* one folder or archive per student, or an LMS download (batch_lms.h) */
+	int layout;                  /* LMS_AUTO (detect) or an enum lms_layout (--layout) */
+	const char *assignment;      /* the Canvas import's assignment column (--assignment), or NULL */
 	const char *outdir;          /* new, empty, or an earlier batch's output */
 	struct engine_options engine;/* problems (set), --only, reference, cache; jobs is per worker */
 	int jobs;                    /* students at a time; <= 0: number of cores */

@@ -33,10 +33,12 @@ void student_release(struct student *s)
 	free(s->name);
 	free(s->path);
 	free(s->unusable);
+	lms_student_free(s->lms);
 }
 
-int class_collect(const char *dir, const char *outdir, struct student **out, int *count, struct strbuf *notes,
-		  struct strbuf *err)
+/* The folders layout: every folder and archive of dir is a student. */
+static int list_folders(const char *dir, const char *outdir, struct student **out, int *count, struct strbuf *notes,
+			struct strbuf *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -44,7 +46,7 @@ int class_collect(const char *dir, const char *outdir, struct student **out, int
 	bool have_out = stat(outdir, &out_st) == 0;
 	struct student *list = NULL;
 	size_t alloc = 0;
-	int n = 0, kept = 0;
+	int n = 0;
 
 	if (!d) {
 		strbuf_addf(err, "cannot read the submissions directory '%s': %s", dir, strerror(errno));
@@ -72,12 +74,6 @@ int class_collect(const char *dir, const char *outdir, struct student **out, int
 		} else {
 			strbuf_addf(notes, "ignoring '%s': not a folder, .zip or .tar.gz\n", path);
 		}
-		if (id && (!text_is_utf8(id) || strpbrk(id, "\r\n\t"))) {
-			strbuf_addf(notes, "ignoring '%s': rename it (the name is not valid UTF-8 or has control characters)\n",
-				    path);
-			free(id);
-			id = NULL;
-		}
 		if (!id) {
 			free(path);
 			continue;
@@ -91,17 +87,61 @@ int class_collect(const char *dir, const char *outdir, struct student **out, int
 		n++;
 	}
 	closedir(d);
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+/* An LMS download (batch_lms.h): its students, taken over field by field. */
+static int list_lms(const char *dir, enum lms_layout layout, const struct lms_options *o, struct student **out,
+		    int *count, struct strbuf *notes, struct strbuf *err)
+{
+	struct lms_found *found;
+	struct student *list;
+	int n;
+
+	if (lms_collect(dir, layout, o, &found, &n, notes, err) < 0)
+		return -1;
+	list = xcalloc((size_t)n + 1, sizeof(*list));
+	for (int i = 0; i < n; i++) {
+		list[i].id = found[i].id;
+		list[i].name = found[i].entry;
+		list[i].path = found[i].path;
+		list[i].archive = found[i].archive;
+		list[i].lms = found[i].lms;
+	}
+	free(found);
+	*out = list;
+	*count = n;
+	return 0;
+}
+
+/*
+ * Skip ids no file name or gradebook can carry (with a note), sort by id,
+ * and make two entries for one id one unusable row.  The students kept.
+ */
+static int tidy_class(struct student *list, int n, struct strbuf *notes)
+{
+	int kept = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (text_is_utf8(list[i].id) && !strpbrk(list[i].id, "\r\n\t")) {
+			list[kept++] = list[i];
+			continue;
+		}
+		strbuf_addf(notes, "ignoring '%s': rename it (the name is not valid UTF-8 or has control characters)\n",
+			    list[i].path ? list[i].path : list[i].name);
+		student_release(&list[i]);
+	}
+	n = kept;
+	kept = 0;
 	if (n)
 		qsort(list, (size_t)n, sizeof(*list), cmp_student);
 	for (int i = 0; i < n; i++) {
 		if (kept && !strcmp(list[kept - 1].id, list[i].id)) {
 			struct student *k = &list[kept - 1];
-			char *why = xasprintf("%s%s'%s'", k->unusable ? k->unusable : "more than one submission: ",
-					      k->unusable ? ", " : "", list[i].name);
-			if (!k->unusable) {
-				free(why);
-				why = xasprintf("more than one submission: '%s', '%s'", k->name, list[i].name);
-			}
+			char *why = k->unusable ? xasprintf("%s, '%s'", k->unusable, list[i].name)
+						: xasprintf("more than one submission: '%s', '%s'", k->name, list[i].name);
 			free(k->unusable);
 			k->unusable = why;
 			student_release(&list[i]);
@@ -109,8 +149,35 @@ int class_collect(const char *dir, const char *outdir, struct student **out, int
 		}
 		list[kept++] = list[i];
 	}
+	return kept;
+}
+
+int class_collect(const char *dir, const struct lms_options *o, enum lms_layout *layout, struct student **out,
+		  int *count, struct strbuf *notes, struct strbuf *err)
+{
+	struct student *list = NULL;
+	int n = 0, rc;
+
+	*layout = o->layout == LMS_AUTO ? lms_detect(dir, o->outdir) : (enum lms_layout)o->layout;
+	if (*layout == LMS_FOLDERS)
+		rc = list_folders(dir, o->outdir, &list, &n, notes, err);
+	else
+		rc = list_lms(dir, *layout, o, &list, &n, notes, err);
+	if (rc < 0)
+		return -1;
+	n = tidy_class(list, n, notes);
+	if (!n) {
+		strbuf_addf(err, "no student found in '%s' (read as %s%s): ", dir, lms_layout_words(*layout),
+			    o->layout == LMS_AUTO ? "" : ", as --layout says");
+		lms_describe(dir, o->outdir, err);
+		if (*layout == LMS_FOLDERS)
+			strbuf_addstr(err, "; a class is one folder or archive per student, or a Canvas, Moodle or "
+				      "Gradescope download (docs/batch.md)");
+		class_release(list, 0);
+		return -1;
+	}
 	*out = list;
-	*count = kept;
+	*count = n;
 	return 0;
 }
 
@@ -138,6 +205,36 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void hash_tree(struct digest *h, const char *dir, int depth, unsigned long long *budget);
+
+/* The type, size and contents of path (a folder's tree); never follows a link. */
+static void hash_entry(struct digest *h, const char *path, int depth, unsigned long long *budget)
+{
+	struct stat st;
+	char tag[64];
+
+	if (lstat(path, &st) < 0) {
+		digest_add(h, "?", 1);
+	} else if (S_ISREG(st.st_mode)) {
+		snprintf(tag, sizeof(tag), "F%lld", (long long)st.st_size);
+		digest_add(h, tag, strlen(tag) + 1);
+		hash_file(h, path, budget);
+	} else if (S_ISDIR(st.st_mode)) {
+		digest_add(h, "D", 2);
+		if (depth < 32)
+			hash_tree(h, path, depth + 1, budget);
+	} else if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t l = readlink(path, target, sizeof(target));
+		digest_add(h, "L", 2);
+		if (l > 0)
+			digest_add(h, target, (size_t)l);
+	} else {
+		snprintf(tag, sizeof(tag), "O%o", (unsigned)st.st_mode);
+		digest_add(h, tag, strlen(tag) + 1);
+	}
+}
+
 /* Names, types, sizes and contents of everything below dir; never follows a link. */
 static void hash_tree(struct digest *h, const char *dir, int depth, unsigned long long *budget)
 {
@@ -162,29 +259,8 @@ static void hash_tree(struct digest *h, const char *dir, int depth, unsigned lon
 		qsort(names, (size_t)n, sizeof(char *), cmp_str);
 	for (int i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", dir, names[i]);
-		char tag[64];
-		struct stat st;
 		digest_add(h, names[i], strlen(names[i]) + 1);
-		if (lstat(path, &st) < 0) {
-			digest_add(h, "?", 1);
-		} else if (S_ISREG(st.st_mode)) {
-			snprintf(tag, sizeof(tag), "F%lld", (long long)st.st_size);
-			digest_add(h, tag, strlen(tag) + 1);
-			hash_file(h, path, budget);
-		} else if (S_ISDIR(st.st_mode)) {
-			digest_add(h, "D", 2);
-			if (depth < 32)
-				hash_tree(h, path, depth + 1, budget);
-		} else if (S_ISLNK(st.st_mode)) {
-			char target[4096];
-			ssize_t l = readlink(path, target, sizeof(target));
-			digest_add(h, "L", 2);
-			if (l > 0)
-				digest_add(h, target, (size_t)l);
-		} else {
-			snprintf(tag, sizeof(tag), "O%o", (unsigned)st.st_mode);
-			digest_add(h, tag, strlen(tag) + 1);
-		}
+		hash_entry(h, path, depth, budget);
 		digest_add(h, "/", 1);
 		free(path);
 		free(names[i]);
@@ -221,8 +297,19 @@ void student_fingerprint(struct student *s, const char *key)
 	digest_add(&h, s->name, strlen(s->name) + 1);
 	if (s->archive)
 		hash_file(&h, s->path, &budget);
-	else
+	else if (s->path)
 		hash_tree(&h, s->path, 0, &budget);
+	for (int i = 0; s->lms && i < s->lms->nfiles; i++) {
+		/* a flat download's file: the name it is graded under, then what it is */
+		digest_add(&h, s->lms->files[i].name, strlen(s->lms->files[i].name) + 1);
+		hash_entry(&h, s->lms->files[i].path, 0, &budget);
+	}
+	for (int i = 0; s->lms && i < s->lms->nalso; i++) {
+		const char *base = strrchr(s->lms->also[i], '/');
+		base = base ? base + 1 : s->lms->also[i];
+		digest_add(&h, base, strlen(base) + 1);
+		hash_entry(&h, s->lms->also[i], 0, &budget);
+	}
 	digest_hex(&h, s->fingerprint);
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "batch_archive.h"
+#include "batch_lms.h"
 #include "interrupt.h"
 #include "text.h"
 
@@ -178,20 +179,28 @@ static int write_state(const struct batch_output *out, const struct student *s, 
 	return ret;
 }
 
-/* Unpack an archive into the engine's scratch space.  The folder to grade, or NULL with *why. */
+/*
+ * Unpack an archive, or gather a flat LMS download's files, into the
+ * engine's scratch space.  The folder to grade, or NULL with *why.
+ */
 static char *prepare(const struct student *s, struct engine *e, char **unpacked, struct strbuf *why)
 {
 	struct unpack_limits lim = UNPACK_LIMITS_INIT;
 	struct strbuf err = STRBUF_INIT;
 	char *root = NULL;
 
-	if (s->archive) {
+	if (s->archive || !s->path) {
 		*unpacked = xasprintf("%s/in-%s", e->scratch, s->fingerprint);
 		remove_tree(*unpacked);
-		if (unpack_archive(s->path, *unpacked, &lim, &err) < 0) {
-			strbuf_addf(why, "archive rejected: %s", err.buf);
-			goto cleanup;
-		}
+	}
+	if (s->archive && unpack_archive(s->path, *unpacked, &lim, &err) < 0) {
+		strbuf_addf(why, "archive rejected: %s", err.buf);
+		goto cleanup;
+	}
+	/* a flat LMS download (batch_lms.h): the student's files gathered in one folder */
+	if (!s->path && lms_stage(s->lms, *unpacked, lim.max_bytes, &err) < 0) {
+		strbuf_addf(why, "cannot gather the student's files: %s", err.buf);
+		goto cleanup;
 	}
 	root = submission_root(e, *unpacked ? *unpacked : s->path);
 cleanup:
@@ -232,7 +241,7 @@ int batch_student_grade(const struct batch_output *out, const struct student *s,
 	have_result = true;
 	/* the report names the submission as handed in, not the unpacked copy */
 	free(r.submission);
-	r.submission = xstrdup(s->path);
+	r.submission = xstrdup(s->path ? s->path : s->lms->where);
 	if (write_reports(out, s, &r, &err) < 0) {
 		char *why = strbuf_detach(&err);
 		batch_student_fail(out, s, why, true, &err);

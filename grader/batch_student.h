@@ -13,8 +13,10 @@
  *   OUTDIR/state/<id>.json      written last: the student is then done
  *
  * An archive is unpacked into the engine's scratch space first (unsafe
- * archives are refused, batch_archive.h); the folder graded is the first
- * one, going down single subfolders, that holds a problem file.  A student
+ * archives are refused, batch_archive.h), and the files of a flat LMS
+ * download (Canvas) gathered there under their original names
+ * (batch_lms.h); the folder graded is the first one, going down single
+ * subfolders, that holds a problem file.  A student
  * who cannot be graded at all (an unusable entry, a refused archive, a
  * grader failure) gets a state record saying why and no reports.
  *

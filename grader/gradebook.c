@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "jsontext.h"
 #include "text.h"
 #include "version.h"
@@ -18,19 +19,10 @@
 
 /* ---- small helpers ---- */
 
+/* Every text cell of grades.csv: quoted and guarded against formula injection (csv.h). */
 static void add_csv_field(struct strbuf *sb, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
+	csv_add_cell(sb, s);
 }
 
 static void add_html(struct strbuf *sb, const char *s)
@@ -99,7 +91,7 @@ double manifest_max_score(const struct batch_manifest *m)
 
 int manifest_write(const char *outdir, const struct batch_manifest *m, struct strbuf *err)
 {
-	json_t *root = json_object(), *probs = json_array(), *ids = json_array();
+	json_t *root = json_object(), *probs = json_array(), *ids = json_array(), *lms;
 	char *path = xasprintf("%s/" GRADEBOOK_MANIFEST, outdir);
 	int ret;
 
@@ -124,6 +116,9 @@ int manifest_write(const char *outdir, const struct batch_manifest *m, struct st
 	for (int i = 0; i < m->nids; i++)
 		json_array_append_new(ids, json_text(m->ids[i]));
 	json_object_set_new(root, "students", ids);
+	lms = lms_roster_to_json(&m->lms);
+	if (lms)
+		json_object_set_new(root, "lms", lms);
 	ret = write_json(path, root, err);
 	json_decref(root);
 	free(path);
@@ -135,6 +130,7 @@ int manifest_read(const char *outdir, struct batch_manifest *m, struct strbuf *e
 	char *path = xasprintf("%s/" GRADEBOOK_MANIFEST, outdir);
 	json_error_t jerr;
 	json_t *root = json_load_file(path, 0, &jerr), *probs, *ids;
+	struct strbuf lerr = STRBUF_INIT;
 	int ret = -1;
 
 	memset(m, 0, sizeof(*m));
@@ -189,11 +185,16 @@ int manifest_read(const char *outdir, struct batch_manifest *m, struct strbuf *e
 		}
 		m->ids[i] = xstrdup(s);
 	}
+	if (lms_roster_from_json(json_object_get(root, "lms"), &m->lms, &lerr) < 0) {
+		strbuf_addf(err, "%s: %s", path, lerr.buf);
+		goto cleanup;
+	}
 	ret = 0;
 cleanup:
 	if (root)
 		json_decref(root);
 	free(path);
+	strbuf_release(&lerr);
 	if (ret)
 		manifest_release(m);
 	return ret;
@@ -215,6 +216,7 @@ void manifest_release(struct batch_manifest *m)
 	for (int i = 0; i < m->nids && m->ids; i++)
 		free(m->ids[i]);
 	free(m->ids);
+	lms_roster_release(&m->lms);
 	memset(m, 0, sizeof(*m));
 }
 

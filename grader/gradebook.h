@@ -10,6 +10,8 @@
  *   OUTDIR/students/<id>.json   report_json (the single-grading contract)
  *   OUTDIR/students/<id>.txt    report_text, no colour
  *   OUTDIR/grades.csv           one row per student, sorted by id
+ *   OUTDIR/canvas-import.csv    for a class from Canvas or Moodle: the LMS's
+ *   OUTDIR/moodle-import.csv    grade import (gradebook_lms.h)
  *   OUTDIR/summary.html         one self-contained page for the instructor
  *
  * grades.csv and summary.html are built from the manifest, state/ and
@@ -24,6 +26,7 @@
 
 #include <stdbool.h>
 
+#include "lms_roster.h"
 #include "result.h"
 #include "util.h"
 
@@ -46,6 +49,7 @@ struct batch_manifest {
 	char *class_key;           /* hash of every student id of the class */
 	char **ids;                /* this output's students, sorted with strcmp */
 	int nids;
+	struct lms_roster lms;     /* who they are in the LMS the class came from (lms_roster.h) */
 };
 
 int manifest_write(const char *outdir, const struct batch_manifest *m, struct strbuf *err);
@@ -81,6 +85,7 @@ void gradebook_status(struct strbuf *out, const struct grade_result *r, bool *re
 struct gradebook_totals {
 	int students, graded, not_graded;
 	int errors;                /* rows whose status is "error: ..." (not graded, or judge errors) */
+	const char *lms_file;      /* the LMS import file written beside grades.csv (gradebook_lms.h), or NULL */
 };
 
 /*

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "batch.h"
+#include "batch_lms.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "sandbox.h"
@@ -36,6 +37,15 @@ static void print_notes(const struct strbuf *notes)
 	}
 }
 
+/* "wrote OUTDIR/grades.csv, ..." */
+static void print_written(const char *outdir, const struct gradebook_totals *t)
+{
+	fprintf(stderr, "wrote %s/grades.csv", outdir);
+	if (t->lms_file)
+		fprintf(stderr, ", %s/%s", outdir, t->lms_file);
+	fprintf(stderr, " and %s/summary.html\n", outdir);
+}
+
 static void print_summary(const char *outdir, const struct batch_summary *s)
 {
 	struct strbuf took = STRBUF_INIT;
@@ -44,8 +54,22 @@ static void print_summary(const char *outdir, const struct batch_summary *s)
 		s->totals.students == 1 ? "" : "s");
 	if (s->totals.errors)
 		fprintf(stderr, " (%d row%s with status 'error: ...')", s->totals.errors, s->totals.errors == 1 ? "" : "s");
-	fprintf(stderr, " in %s; wrote %s/grades.csv and %s/summary.html\n", took.buf, outdir, outdir);
+	fprintf(stderr, " in %s; ", took.buf);
+	print_written(outdir, &s->totals);
 	strbuf_release(&took);
+}
+
+/* --layout: LMS_AUTO or a layout.  0, or -1 after saying why. */
+static int layout_option(const char *arg, int *layout)
+{
+	enum lms_layout l;
+	*layout = LMS_AUTO;
+	if (!arg || !strcmp(arg, "auto"))
+		return 0;
+	if (lms_layout_parse(arg, &l) < 0)
+		return error("--layout takes auto, folders, canvas, moodle or gradescope, not '%s'", arg);
+	*layout = (int)l;
+	return 0;
 }
 
 /* -o OUTDIR is created when missing; when it exists it must be a directory.  0, or -1 after saying why. */
@@ -68,15 +92,21 @@ int cmd_batch(struct cli *cli)
 
 	if (cli->nargs != 1 || !cli->output) {
 		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
-		      "[--reference DIR] [--only IDS]");
+		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME]");
 		return GRADER_EXIT_USAGE;
 	}
-	if (cli_check_dir(cli->args[0], "submissions") < 0 || check_outdir(cli->output) < 0)
+	memset(&o, 0, sizeof(o));
+	if (cli_check_dir(cli->args[0], "submissions") < 0 || check_outdir(cli->output) < 0 ||
+	    layout_option(cli->layout, &o.layout) < 0)
 		return GRADER_EXIT_USAGE;
+	if (cli->assignment && !*cli->assignment) {
+		error("--assignment takes the name of the Canvas assignment's column, not ''");
+		return GRADER_EXIT_USAGE;
+	}
 	if (cli_load_problems(cli, &set) < 0)
 		return GRADER_EXIT_USAGE;
-	memset(&o, 0, sizeof(o));
 	o.submissions = cli->args[0];
+	o.assignment = cli->assignment;
 	o.outdir = cli->output;
 	cli_engine_options(cli, &o.engine, &set);
 	o.engine.jobs = 0;
@@ -130,9 +160,9 @@ int cmd_merge(struct cli *cli)
 		error("%s", err.buf);
 		ret = usage ? GRADER_EXIT_USAGE : GRADER_EXIT_INTERNAL;
 	} else {
-		fprintf(stderr, "grader: merged %d shard%s: %d of %d student%s graded; wrote %s/grades.csv and "
-			"%s/summary.html\n", cli->nargs, cli->nargs == 1 ? "" : "s", totals.graded, totals.students,
-			totals.students == 1 ? "" : "s", cli->output, cli->output);
+		fprintf(stderr, "grader: merged %d shard%s: %d of %d student%s graded; ", cli->nargs,
+			cli->nargs == 1 ? "" : "s", totals.graded, totals.students, totals.students == 1 ? "" : "s");
+		print_written(cli->output, &totals);
 		ret = totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
 	}
 	strbuf_release(&err);

@@ -23,7 +23,8 @@ static const char usage_text[] =
 	"       grader list [--sources] [options]          list the problems and their tests (--sources: only\n"
 	"                                                  the file names a submission may hold, one a line)\n"
 	"       grader batch SUBMISSIONS -o OUTDIR [--resume] [--shard I/N]   grade a class\n"
-	"                                                  (subdirectories, .zip and .tar.gz; docs/batch.md)\n"
+	"                                                  (subdirectories, .zip and .tar.gz, or a Canvas,\n"
+	"                                                  Moodle or Gradescope download; docs/batch.md)\n"
 	"       grader merge OUTDIR... -o MERGED           merge the outputs of batch shards\n"
 	"       grader pack OUTDIR                         the student pack's problem files: hidden groups\n"
 	"                                                  removed, public answers written out (make student-pack)\n"
@@ -44,6 +45,10 @@ static const char usage_text[] =
 	"  -v, --verbose      list passing tests too\n"
 	"  --resume           batch: skip students whose result is complete and current\n"
 	"  --shard I/N        batch: grade the I-th of N deterministic parts of the class\n"
+	"  --layout L         batch: read SUBMISSIONS as auto (default: detected), folders, canvas,\n"
+	"                     moodle or gradescope\n"
+	"  --assignment NAME  batch: the assignment column of canvas-import.csv, as Canvas' gradebook\n"
+	"                     export names it, e.g. 'Problem set 3 (123456)' (default: combgrader)\n"
 	"  --color WHEN       auto (default), always or never; NO_COLOR disables\n"
 	"\n"
 	"exit codes: 0 every test correct, 1 some test not correct, 2 usage or problem-file\n"
@@ -106,7 +111,8 @@ char *cli_default_dir(const char *name)
 
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
-	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES
+	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
+	OPT_ASSIGNMENT
 };
 
 static const struct option longopts[] = {
@@ -125,6 +131,8 @@ static const struct option longopts[] = {
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "sources", no_argument, NULL, OPT_SOURCES },
 	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "layout", required_argument, NULL, OPT_LAYOUT },
+	{ "assignment", required_argument, NULL, OPT_ASSIGNMENT },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -257,6 +265,14 @@ static int parse_option(struct cli *cli, int c, char *arg)
 	case OPT_SHARD:
 		cli->own |= CLI_OPT_SHARD;
 		return parse_shard(cli, arg);
+	case OPT_LAYOUT:
+		cli->own |= CLI_OPT_LAYOUT;
+		cli->layout = arg;
+		return 0;
+	case OPT_ASSIGNMENT:
+		cli->own |= CLI_OPT_ASSIGNMENT;
+		cli->assignment = arg;
+		return 0;
 	case OPT_HELP:
 		cli->help = true;
 		return 0;
@@ -323,6 +339,8 @@ static const struct {
 	{ CLI_OPT_RESUME, "--resume", "batch" },
 	{ CLI_OPT_SHARD, "--shard", "batch" },
 	{ CLI_OPT_SOURCES, "--sources", "list" },
+	{ CLI_OPT_LAYOUT, "--layout", "batch" },
+	{ CLI_OPT_ASSIGNMENT, "--assignment", "batch" },
 };
 
 int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted)

@@ -20,11 +20,15 @@ enum {
 	CLI_OPT_RESUME = 1 << 0,  /* batch */
 	CLI_OPT_SHARD = 1 << 1,   /* batch */
 	CLI_OPT_SOURCES = 1 << 2, /* list */
+	CLI_OPT_LAYOUT = 1 << 3,  /* batch */
+	CLI_OPT_ASSIGNMENT = 1 << 4, /* batch */
 };
 
 struct cli {
 	const char *problems, *reference, *output, *cache;
 	const char *only;        /* every --only, comma-joined, each id once; NULL when none */
+	const char *layout;      /* batch --layout: auto, folders, canvas, moodle or gradescope; NULL: auto */
+	const char *assignment;  /* batch --assignment: the Canvas import's column; NULL: the default */
 	char *problems_owned, *reference_owned, *only_owned;
 	int jobs;
 	struct {

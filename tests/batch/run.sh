@@ -3,8 +3,11 @@
 #   a mixed class graded row by row (folders, archives, malicious archives,
 #   endless and hostile code), --resume after SIGKILL (byte-identical
 #   grades.csv), shards 1/2 + 2/2 merged == one run, a crashing and a hung
-#   worker, the HTML summary (headless Chromium when present), and one run
-#   on the real problems/.
+#   worker, the HTML summary (headless Chromium when present), one run
+#   on the real problems/, and LMS downloads (Canvas, Moodle, Gradescope:
+#   tests/batch/make-lms.py builds them, check-lms.py reads the import files
+#   back cell by cell) with resume, shards, the CSV formula guard and the
+#   classes in which no student is found.
 # Uses $GRADER (default: the ASan build).  Prints one line per check and
 # "N passed, M failed"; exits 0 when green.
 #
@@ -342,6 +345,78 @@ check "real problems/: the reference copies get full marks" sh -c \
 	"grep -q '^ref,26,18,44,44,ok' '$T/out3/grades.csv' && grep -q '^ref2,26,18,44,44,ok' '$T/out3/grades.csv'"
 check "real problems/: the template is graded" grep -q '^template,[0-9.]*,[0-9.]*,[0-9.]*,44,ok' "$T/out3/grades.csv"
 check "no sanitizer reports (crash, real problems)" no_sanitizer_errors "$T/out2.err" "$T/out2r.err" "$T/out3.err"
+
+# ---- 10. LMS downloads: Canvas, Moodle, Gradescope; their import files; the formula guard ----
+lms_check() { # lms_check LAYOUT OUTDIR [ASSIGNMENT]: the files read back cell by cell (check-lms.py)
+	python3 tests/batch/check-lms.py "$1" "$2" "$T/lms/expected.json" ${3:+"$3"} >"$T/lms-check.out" 2>&1
+	grep -v '^ok - ' "$T/lms-check.out"
+	passed=$((passed + $(grep -c '^ok - ' "$T/lms-check.out")))
+	failed=$((failed + $(grep -c '^FAIL - ' "$T/lms-check.out")))
+	grep -q '^ok - ' "$T/lms-check.out" || bad "check-lms.py $1 ran no check"
+}
+python3 tests/batch/make-lms.py "$T/lms" || bad "cannot build the LMS classes"
+"$GRADER" batch "$T/lms/canvas" -o "$T/lms-canvas" $SMALL -j 2 --assignment "Problem set 1 (4242)" \
+	>/dev/null 2>"$T/lms-canvas.err"
+rc=$?
+check "Canvas download: every student graded (rc=$rc)" [ "$rc" -eq 0 ]
+check "Canvas download: detected and said so" grep -q '^grader: 6 students (a Canvas download)' "$T/lms-canvas.err"
+check "Canvas download: the highest re-upload number is graded" \
+	grep -q "ignoring '.*_9005_parity-1.c': '.*_9006_parity-2.c' is a later upload of 'parity.c'" "$T/lms-canvas.err"
+check "Canvas download: a stray file is ignored with a warning" \
+	grep -q "ignoring '.*/notes.txt': not named like a Canvas submission file" "$T/lms-canvas.err"
+lms_check canvas "$T/lms-canvas" "Problem set 1 (4242)"
+"$GRADER" batch "$T/lms/moodle" -o "$T/lms-moodle" $SMALL -j 2 >/dev/null 2>"$T/lms-moodle.err"
+rc=$?
+check "Moodle download: every student graded (rc=$rc)" [ "$rc" -eq 0 ]
+check "Moodle download: detected and said so" grep -q '^grader: 7 students (a Moodle download)' "$T/lms-moodle.err"
+lms_check moodle "$T/lms-moodle"
+"$GRADER" batch "$T/lms/gradescope" -o "$T/lms-gradescope" $SMALL -j 2 >/dev/null 2>"$T/lms-gs.err"
+rc=$?
+check "Gradescope export (unzipped with its folder): every student graded (rc=$rc)" [ "$rc" -eq 0 ]
+check "Gradescope export: detected and said so" grep -q '^grader: 4 students (a Gradescope export)' "$T/lms-gs.err"
+lms_check gradescope "$T/lms-gradescope"
+check "no sanitizer reports (LMS downloads)" no_sanitizer_errors "$T/lms-canvas.err" "$T/lms-moodle.err" "$T/lms-gs.err"
+
+# resume: nothing to do when nothing changed; one student again when one file did
+cp "$T/lms-canvas/canvas-import.csv" "$T/canvas-import.first.csv"
+"$GRADER" batch "$T/lms/canvas" -o "$T/lms-canvas" $SMALL -j 2 --resume --assignment "Problem set 1 (4242)" \
+	>/dev/null 2>"$T/lms-resume.err"
+check "Canvas resume: every student already graded" grep -q "6 already graded: grading 0" "$T/lms-resume.err"
+check "Canvas resume: the same canvas-import.csv" cmp "$T/lms-canvas/canvas-import.csv" "$T/canvas-import.first.csv"
+cp tests/batch/fixtures/wrong/parity.c "$T/lms/canvas/lovelaceada_101_9002_parity.c"
+"$GRADER" batch "$T/lms/canvas" -o "$T/lms-canvas" $SMALL -j 2 --resume --assignment "Problem set 1 (4242)" \
+	>/dev/null 2>"$T/lms-resume2.err"
+check "Canvas resume after one file changed: that student only" grep -q "5 already graded: grading 1" "$T/lms-resume2.err"
+check "... and the import has the new score" grep -q '^lovelaceada,101,,,,10' "$T/lms-canvas/canvas-import.csv"
+
+# shards of a Moodle class merge into what one run wrote, import file included
+"$GRADER" batch "$T/lms/moodle" -o "$T/lms-m1" $SMALL --shard 1/2 -j 2 >/dev/null 2>"$T/lms-m1.err"
+"$GRADER" batch "$T/lms/moodle" -o "$T/lms-m2" $SMALL --shard 2/2 -j 2 >/dev/null 2>"$T/lms-m2.err"
+"$GRADER" merge "$T/lms-m2" "$T/lms-m1" -o "$T/lms-mm" >/dev/null 2>"$T/lms-mm.err"
+check "Moodle shards merged: moodle-import.csv == one run" cmp "$T/lms-mm/moodle-import.csv" "$T/lms-moodle/moodle-import.csv"
+check "Moodle shards merged: batch.json (with the roster) == one run" cmp "$T/lms-mm/batch.json" "$T/lms-moodle/batch.json"
+
+# forcing the layout, and classes in which no student is found: exit 2, saying what was there
+"$GRADER" batch "$T/lms/canvas" -o "$T/lms-forced" $SMALL --layout moodle >/dev/null 2>"$T/lms-forced.err"
+rc=$?
+check "--layout moodle on a Canvas download: no student, exit 2 (rc=$rc)" [ "$rc" -eq 2 ]
+check "... saying what the folder holds" \
+	grep -q "no student found in '.*' (read as a Moodle download, as --layout says): it holds '+1_105_9009_sum.c', " \
+	"$T/lms-forced.err"
+check "... and grading nothing" [ ! -e "$T/lms-forced" ]
+mkdir "$T/empty-class" "$T/odd-class"
+echo hello >"$T/odd-class/readme.txt"
+echo jpeg >"$T/odd-class/photo.jpg"
+"$GRADER" batch "$T/empty-class" -o "$T/out-empty" $SMALL >/dev/null 2>"$T/empty.err"
+rc=$?
+check "an empty class is an error (rc=$rc)" sh -c "[ $rc -eq 2 ] && grep -q \"no student found in .*: it is empty\" '$T/empty.err'"
+check "... and leaves no output directory" [ ! -e "$T/out-empty" ]
+"$GRADER" batch "$T/odd-class" -o "$T/out-odd" $SMALL >/dev/null 2>"$T/odd.err"
+rc=$?
+check "a class of unrecognised files is an error listing them (rc=$rc)" sh -c \
+	"[ $rc -eq 2 ] && grep -q \"it holds 'photo.jpg', 'readme.txt' (2 files, 0 folders)\" '$T/odd.err'"
+check "no sanitizer reports (LMS resume, shards, no students)" no_sanitizer_errors "$T/lms-resume.err" \
+	"$T/lms-resume2.err" "$T/lms-m1.err" "$T/lms-m2.err" "$T/lms-mm.err" "$T/lms-forced.err" "$T/empty.err" "$T/odd.err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
