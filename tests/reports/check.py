@@ -4,7 +4,8 @@
     check.py KIND DIR
 
 DIR holds the reports of one grading run, named after their format
-(text, json, gradescope.json, junit.xml, tap, github, markdown, summary.md):
+(text, json, gradescope.json, junit.xml, tap, github, markdown, summary.md,
+prairielearn.json; prairielearn.py checks the last against its schema):
 the student's view, where a hidden group is counts only, and, for KIND
 "mixed", hidden.json: the instructor view (--show-hidden) of the same run.  KIND is "mixed" (tests/reports/fixtures/mixed: some of
 everything fails) or "full" (a copy of reference/: every test passes).
@@ -82,7 +83,8 @@ check("json: public groups are listed, every one of their tests",
           for p in rep["problems"] for g in p["groups"] if g["visibility"] == "public"))
 
 # ---- what must never reach a student: hidden inputs, values, output ----
-student_views = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown", "summary.md"]
+student_views = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown", "summary.md",
+                 "prairielearn.json"]
 secret_strings = {b"HIDDEN-OUT"}   # found anywhere (not after a letter or digit)
 secret_numbers = set()             # found as whole numbers
 if kind == "mixed":
