@@ -14,6 +14,7 @@ const struct report_format report_formats[] = {
 	{ "github", "GitHub Actions annotations (+ $GITHUB_STEP_SUMMARY)", report_github },
 	{ "markdown", "a Markdown summary (step summaries, MR comments)", report_markdown },
 	{ "classroom", "GitHub Classroom's autograding result (base64 JSON)", report_classroom },
+	{ "prairielearn", "PrairieLearn's external grading results.json", report_prairielearn },
 	{ NULL, NULL, NULL },
 };
 
@@ -101,4 +102,75 @@ char *report_source_path(const struct view *v, const struct view_problem *vp)
 	if (!l || (l == 1 && dir[0] == '.'))
 		return xstrdup(file);
 	return xasprintf("%.*s/%s", (int)l, dir, file);
+}
+
+/* report_group_text(): failing tests listed per group, bytes of output shown per test */
+#define FAILURES_SHOWN 10
+#define OUTPUT_SHOWN 600
+
+static void add_failure(struct strbuf *sb, const struct problem *p, const struct view_test *vt)
+{
+	const struct test_result *t = vt->t;
+	strbuf_addf(sb, "x %s: %s\n    ", t->tc->name, verdict_words(t->verdict));
+	report_describe(sb, p, vt);
+	strbuf_addch(sb, '\n');
+	if (vt->output) {
+		struct strbuf clean = STRBUF_INIT;
+		bool cut = text_clean(&clean, vt->output, OUTPUT_SHOWN) || vt->output_cut;
+		strbuf_addf(sb, "    your program printed %llu bytes%s:\n", t->output_total, cut ? " (cut short)" : "");
+		for (const char *s = clean.buf; *s;) {
+			size_t l = strcspn(s, "\n");
+			strbuf_addf(sb, "    | %.*s\n", (int)l, s);
+			s += l + (s[l] == '\n');
+		}
+		strbuf_release(&clean);
+	} else if (vt->output_left_out) {
+		strbuf_addf(sb, "    your program printed %llu bytes (not shown: the output budget is spent)\n",
+			    t->output_total);
+	}
+}
+
+void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
+{
+	bool first_group = g == 0;
+	const struct problem *p = vp->problem;
+	const struct view_group *vg = &vp->groups[g];
+	const struct group *grp = vg->group;
+	int shown = 0;
+
+	if (vp->build_verdict != V_CORRECT) {
+		if (first_group && vp->build_message) {
+			text_clean(sb, vp->build_message, 0);
+			strbuf_addch(sb, '\n');
+		} else {
+			strbuf_addf(sb, "%s: %s.\n", vp->source ? vp->source : p->source, verdict_words(vp->build_verdict));
+		}
+		strbuf_addf(sb, "None of the %d tests of this group could run.\n", vg->tally.tests);
+		return;
+	}
+	if (vg->listed) {
+		strbuf_addf(sb, "%d of %d tests passed", vg->tally.passed, vg->tally.tests);
+	} else {
+		strbuf_addstr(sb, "Hidden tests: ");
+		report_passed(sb, vg);
+	}
+	strbuf_addf(sb, " (%s).\n", grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing" : "points per test");
+	if (vg->tally.failed && vg->listed)
+		strbuf_addch(sb, '\n');
+	for (int k = 0; k < vg->ntests; k++) {
+		const struct view_test *vt = &vg->tests[k];
+		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
+			continue;
+		if (shown++ < FAILURES_SHOWN)
+			add_failure(sb, p, vt);
+	}
+	if (shown > FAILURES_SHOWN)
+		strbuf_addf(sb, "... and %d more failing tests.\n", shown - FAILURES_SHOWN);
+	if (vg->tally.skipped)
+		strbuf_addf(sb, "%d test%s not run: an earlier test of this all-or-nothing group failed.\n",
+			    vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
+	if (!vg->listed && vg->tally.passed < vg->tally.tests)
+		strbuf_addstr(sb, "Hidden tests show only how many passed.\n");
+	if (vg->tally.passed < vg->tally.tests && grp->hint)
+		strbuf_addf(sb, "\nHint: %s\n", grp->hint);
 }

@@ -70,6 +70,18 @@ void report_passed(struct strbuf *sb, const struct view_group *g);
  */
 bool report_left_out(struct strbuf *sb, const struct view_problem *vp);
 
+/*
+ * A group of a problem for people, as Gradescope and PrairieLearn show one
+ * test per group: how many passed ("28 of 32 tests passed (points per
+ * test)." or, counts only, "Hidden tests: 10 of 10 passed"), up to 10
+ * failing listed tests with the call, why, and up to 600 bytes of what the
+ * program printed, how many were skipped, and the group's hint when not
+ * all passed.  For a problem that did not build: the compiler's message
+ * (on its first group, g == 0) or the verdict, and that nothing ran.
+ * Clean text, ending with a newline.
+ */
+void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g);
+
 /* A size for people: "900 bytes", "12.5 KiB", "3.2 MiB". */
 void report_size(struct strbuf *sb, unsigned long long bytes);
 
@@ -93,5 +105,6 @@ int report_tap(FILE *out, const struct view *v, const struct report_options *o);
 int report_github(FILE *out, const struct view *v, const struct report_options *o);
 int report_markdown(FILE *out, const struct view *v, const struct report_options *o);
 int report_classroom(FILE *out, const struct view *v, const struct report_options *o);
+int report_prairielearn(FILE *out, const struct view *v, const struct report_options *o);
 
 #endif

@@ -22,80 +22,11 @@
 #include <jansson.h>
 #include <string.h>
 
-#define FAILURES_SHOWN 10
-#define OUTPUT_SHOWN 600
-
 /* Everything written here is UTF-8 (cleaned or from the problem files); never drop a field if not. */
 static json_t *text(const char *s)
 {
 	json_t *j = json_string(s);
 	return j ? j : json_string("(not UTF-8)");
-}
-
-static void add_failure(struct strbuf *sb, const struct problem *p, const struct view_test *vt)
-{
-	const struct test_result *t = vt->t;
-	strbuf_addf(sb, "x %s: %s\n    ", t->tc->name, verdict_words(t->verdict));
-	report_describe(sb, p, vt);
-	strbuf_addch(sb, '\n');
-	if (vt->output) {
-		struct strbuf clean = STRBUF_INIT;
-		bool cut = text_clean(&clean, vt->output, OUTPUT_SHOWN) || vt->output_cut;
-		strbuf_addf(sb, "    your program printed %llu bytes%s:\n", t->output_total, cut ? " (cut short)" : "");
-		for (const char *s = clean.buf; *s;) {
-			size_t l = strcspn(s, "\n");
-			strbuf_addf(sb, "    | %.*s\n", (int)l, s);
-			s += l + (s[l] == '\n');
-		}
-		strbuf_release(&clean);
-	} else if (vt->output_left_out) {
-		strbuf_addf(sb, "    your program printed %llu bytes (not shown: the output budget is spent)\n",
-			    t->output_total);
-	}
-}
-
-static void group_output(struct strbuf *sb, const struct view_problem *vp, int g, bool first_group)
-{
-	const struct problem *p = vp->problem;
-	const struct view_group *vg = &vp->groups[g];
-	const struct group *grp = vg->group;
-	int shown = 0;
-
-	if (vp->build_verdict != V_CORRECT) {
-		if (first_group && vp->build_message) {
-			text_clean(sb, vp->build_message, 0);
-			strbuf_addch(sb, '\n');
-		} else {
-			strbuf_addf(sb, "%s: %s.\n", vp->source ? vp->source : p->source, verdict_words(vp->build_verdict));
-		}
-		strbuf_addf(sb, "None of the %d tests of this group could run.\n", vg->tally.tests);
-		return;
-	}
-	if (vg->listed) {
-		strbuf_addf(sb, "%d of %d tests passed", vg->tally.passed, vg->tally.tests);
-	} else {
-		strbuf_addstr(sb, "Hidden tests: ");
-		report_passed(sb, vg);
-	}
-	strbuf_addf(sb, " (%s).\n", grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing" : "points per test");
-	if (vg->tally.failed && vg->listed)
-		strbuf_addch(sb, '\n');
-	for (int k = 0; k < vg->ntests; k++) {
-		const struct view_test *vt = &vg->tests[k];
-		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
-			continue;
-		if (shown++ < FAILURES_SHOWN)
-			add_failure(sb, p, vt);
-	}
-	if (shown > FAILURES_SHOWN)
-		strbuf_addf(sb, "... and %d more failing tests.\n", shown - FAILURES_SHOWN);
-	if (vg->tally.skipped)
-		strbuf_addf(sb, "%d test%s not run: an earlier test of this all-or-nothing group failed.\n",
-			    vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
-	if (!vg->listed && vg->tally.passed < vg->tally.tests)
-		strbuf_addstr(sb, "Hidden tests show only how many passed.\n");
-	if (vg->tally.passed < vg->tally.tests && grp->hint)
-		strbuf_addf(sb, "\nHint: %s\n", grp->hint);
 }
 
 static json_t *group_test(const struct view_problem *vp, int pi, int g)
@@ -117,7 +48,7 @@ static json_t *group_test(const struct view_problem *vp, int pi, int g)
 	json_object_set_new(j, "score", json_real(vg->tally.score));
 	json_object_set_new(j, "max_score", json_real(vg->tally.max_score));
 	json_object_set_new(j, "status", json_string(vg->tally.passed == vg->tally.tests ? "passed" : "failed"));
-	group_output(&sb, vp, g, g == 0);
+	report_group_text(&sb, vp, g);
 	json_object_set_new(j, "output", text(sb.buf));
 	json_object_set_new(j, "output_format", json_string("text"));
 	json_object_set_new(j, "visibility", json_string(grp->visibility == VIS_HIDDEN ? "after_published" : "visible"));

@@ -2,10 +2,12 @@
  * report_junit.c - JUnit XML, as GitLab (artifacts:reports:junit) and the
  * GitHub JUnit reporters read it:
  *
- *   testsuites @name @tests @failures @errors @skipped @time
- *     testsuite (one per problem) @name=id @tests @failures @errors @skipped @time
- *       properties: title, score, max_score, source, grader_version
- *       testcase @classname="<problem>.<group>" @name @file @time (seconds)
+ *   testsuites @name @tests @failures @errors @time
+ *     testsuite (one per problem) @name=id @tests @failures @errors @skipped @time @file
+ *       properties: title, language, score, max_score, source, build,
+ *                   grader_version, left_out; on the first testsuite also
+ *                   total_score, total_max_score
+ *       testcase @classname="<problem>.<group>" @name @time (seconds)
  *         <failure type message>   a wrong answer
  *         <error type message>     crashes, limits, compile errors, missing, ...
  *         <skipped message/>       not run (all-or-nothing group)
@@ -18,6 +20,14 @@
  * passed - never a testcase per hidden test, so the counts of failures,
  * errors and skipped tests carry nothing about them either.  A testsuite's
  * time is the CPU time of its listed tests.
+ *
+ * Strict: the file is valid against junit-10.xsd, the schema Jenkins'
+ * xunit plugin validates with (tests/reports/junit-10.xsd), where an
+ * attribute the schema does not name is an error.  So <testsuites> carries
+ * no skipped count and no score (the first testsuite's properties hold the
+ * total), and the student's file is the testsuite's @file, not the
+ * testcase's (GitLab and the GitHub reporters ignore what they do not know;
+ * Jenkins does not).
  *
  * libxml2's xmlTextWriter does the structure and the escaping; everything
  * that goes into it first passes text_clean(), so whatever bytes a student
@@ -74,14 +84,6 @@ static void attrf(struct xw *x, const char *name, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-static void attr_score(struct xw *x, const char *name, double score)
-{
-	struct strbuf sb = STRBUF_INIT;
-	text_score(&sb, score);
-	attr(x, name, sb.buf);
-	strbuf_release(&sb);
-}
-
 /* Text content (already clean, or cleaned here). */
 static void text(struct xw *x, const char *s)
 {
@@ -122,17 +124,18 @@ static void count(struct counts *c, const struct view_problem *vp)
 		}
 }
 
-static void counts_attrs(struct xw *x, const struct counts *c)
+/* with_skipped: junit-10.xsd has @skipped on <testsuite>, not on <testsuites> */
+static void counts_attrs(struct xw *x, const struct counts *c, bool with_skipped)
 {
 	attrf(x, "tests", "%d", c->tests);
 	attrf(x, "failures", "%d", c->failures);
 	attrf(x, "errors", "%d", c->errors);
-	attrf(x, "skipped", "%d", c->skipped);
+	if (with_skipped)
+		attrf(x, "skipped", "%d", c->skipped);
 }
 
 /* with_build: carry the compiler's message (once per problem, on its first listed test) */
-static void testcase(struct xw *x, const struct view_problem *vp, const struct view_test *vt, const char *file,
-		     bool with_build)
+static void testcase(struct xw *x, const struct view_problem *vp, const struct view_test *vt, bool with_build)
 {
 	const struct problem *p = vp->problem;
 	const struct test_result *t = vt->t;
@@ -141,7 +144,6 @@ static void testcase(struct xw *x, const struct view_problem *vp, const struct v
 	start(x, "testcase");
 	attrf(x, "classname", "%s.%s", p->id, p->groups[t->tc->group].name);
 	attr(x, "name", t->tc->name);
-	attr(x, "file", file);
 	attrf(x, "time", "%.3f", t->time_ms / 1000.0);
 	if (t->verdict == V_SKIPPED) {
 		start(x, "skipped");
@@ -175,15 +177,13 @@ static void testcase(struct xw *x, const struct view_problem *vp, const struct v
 }
 
 /* A counts-only group: one testcase with its counts. */
-static void group_testcase(struct xw *x, const struct view_problem *vp, const struct view_group *vg,
-			   const char *file)
+static void group_testcase(struct xw *x, const struct view_problem *vp, const struct view_group *vg)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	start(x, "testcase");
 	attrf(x, "classname", "%s.%s", vp->problem->id, vg->group->name);
 	attrf(x, "name", "%s (hidden, %d tests)", vg->group->name, vg->tally.tests);
-	attr(x, "file", file);
 	attr(x, "time", "0.000");
 	if (vg->tally.passed < vg->tally.tests) {
 		strbuf_addstr(&sb, "hidden tests: ");
@@ -202,7 +202,17 @@ static void group_testcase(struct xw *x, const struct view_problem *vp, const st
 	strbuf_release(&sb);
 }
 
-static void properties(struct xw *x, const struct view_problem *vp, const char *file, const struct report_options *o)
+static void property_score(struct xw *x, const char *name, double score)
+{
+	struct strbuf sb = STRBUF_INIT;
+	text_score(&sb, score);
+	property(x, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* The problem's facts; the first testsuite also carries the run's total (no place for it on <testsuites>). */
+static void properties(struct xw *x, const struct view *v, const struct view_problem *vp, const char *file,
+		       const struct report_options *o)
 {
 	const struct problem *p = vp->problem;
 	struct strbuf sb = STRBUF_INIT;
@@ -210,15 +220,15 @@ static void properties(struct xw *x, const struct view_problem *vp, const char *
 	start(x, "properties");
 	property(x, "title", p->title);
 	property(x, "language", p->lang->display);
-	text_score(&sb, vp->score);
-	property(x, "score", sb.buf);
-	strbuf_reset(&sb);
-	text_score(&sb, vp->max_score);
-	property(x, "max_score", sb.buf);
+	property_score(x, "score", vp->score);
+	property_score(x, "max_score", vp->max_score);
 	property(x, "source", file);
 	property(x, "build", verdict_name(vp->build_verdict));
 	property(x, "grader_version", o->version ? o->version : "");
-	strbuf_reset(&sb);
+	if (vp == &v->problems[0]) {
+		property_score(x, "total_score", v->score);
+		property_score(x, "total_max_score", v->max_score);
+	}
 	if (report_left_out(&sb, vp))
 		property(x, "left_out", sb.buf);
 	end(x);
@@ -236,16 +246,17 @@ static void testsuite(struct xw *x, const struct view *v, const struct view_prob
 	count(&c, vp);
 	start(x, "testsuite");
 	attr(x, "name", vp->problem->id);
-	counts_attrs(x, &c);
+	counts_attrs(x, &c, true);
 	attrf(x, "time", "%.3f", vp->tally.cpu_ms / 1000.0);
-	properties(x, vp, file, o);
+	attr(x, "file", file);
+	properties(x, v, vp, file, o);
 	for (int g = 0; g < vp->ngroups; g++) {
 		const struct view_group *vg = &vp->groups[g];
 		if (!vg->listed)
-			group_testcase(x, vp, vg, file);
+			group_testcase(x, vp, vg);
 		for (int k = 0; k < vg->ntests; k++) {
 			bool with_build = vp->build_verdict != V_CORRECT && !shown_build;
-			testcase(x, vp, &vg->tests[k], file, with_build);
+			testcase(x, vp, &vg->tests[k], with_build);
 			shown_build = shown_build || with_build;
 		}
 	}
@@ -279,11 +290,9 @@ int report_junit(FILE *out, const struct view *v, const struct report_options *o
 		count(&c, &v->problems[i]);
 	start(&x, "testsuites");
 	attr(&x, "name", "grader");
-	counts_attrs(&x, &c);
+	counts_attrs(&x, &c, false);
 	if (v->elapsed_s >= 0)
 		attrf(&x, "time", "%.3f", v->elapsed_s);
-	attr_score(&x, "score", v->score);
-	attr_score(&x, "max_score", v->max_score);
 	for (int i = 0; i < v->nproblems; i++)
 		testsuite(&x, v, &v->problems[i], o);
 	end(&x);

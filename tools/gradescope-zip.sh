@@ -3,8 +3,11 @@
 #
 #   tools/gradescope-zip.sh [OUTPUT]     default OUTPUT: build/gradescope-autograder.zip
 #
-# At the zip's top level: setup.sh, run_autograder, Makefile, grader/,
-# tools/deps.sh, tools/embed.sh, problems/ (all groups) and reference/.
+# At the zip's top level: setup.sh, run_autograder, Makefile, grader/ (with
+# cmd/ and runtime/), tools/build.mk, tools/deps.sh, tools/embed.sh,
+# problems/ (all groups) and reference/ (with python/): what `make` and
+# `bin/grader selftest` need (tests/reports/run.sh builds the zip, unpacks
+# it in a fake /autograder and runs setup.sh and run_autograder there).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -17,15 +20,17 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/gradescope.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 trap 'exit 130' INT TERM HUP
 
-mkdir -p "$stage/grader/runtime" "$stage/tools" "$stage/problems" "$stage/reference"
+mkdir -p "$stage/grader/runtime" "$stage/grader/cmd" "$stage/tools" "$stage/problems" "$stage/reference/python"
 cp dist/gradescope/setup.sh dist/gradescope/run_autograder "$stage/"
 chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 cp Makefile "$stage/"
 cp grader/*.c grader/*.h "$stage/grader/"
+cp grader/cmd/*.c grader/cmd/*.h "$stage/grader/cmd/"
 cp grader/runtime/*.c grader/runtime/*.h "$stage/grader/runtime/"
-cp tools/deps.sh tools/embed.sh "$stage/tools/"
+cp tools/build.mk tools/deps.sh tools/embed.sh "$stage/tools/"
 cp problems/*.yaml "$stage/problems/"
 cp reference/*.c "$stage/reference/"
+cp reference/python/*.py "$stage/reference/python/"
 
 mkdir -p "$(dirname "$out")"
 rm -f "$out"

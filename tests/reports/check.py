@@ -4,7 +4,8 @@
     check.py KIND DIR
 
 DIR holds the reports of one grading run, named after their format
-(text, json, gradescope.json, junit.xml, tap, github, markdown, summary.md):
+(text, json, gradescope.json, junit.xml, tap, github, markdown, summary.md,
+prairielearn.json; prairielearn.py checks the last against its schema):
 the student's view, where a hidden group is counts only, and, for KIND
 "mixed", hidden.json: the instructor view (--show-hidden) of the same run.  KIND is "mixed" (tests/reports/fixtures/mixed: some of
 everything fails) or "full" (a copy of reference/: every test passes).
@@ -82,7 +83,8 @@ check("json: public groups are listed, every one of their tests",
           for p in rep["problems"] for g in p["groups"] if g["visibility"] == "public"))
 
 # ---- what must never reach a student: hidden inputs, values, output ----
-student_views = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown", "summary.md"]
+student_views = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown", "summary.md",
+                 "prairielearn.json"]
 secret_strings = {b"HIDDEN-OUT"}   # found anywhere (not after a letter or digit)
 secret_numbers = set()             # found as whole numbers
 if kind == "mixed":
@@ -199,8 +201,10 @@ if kind == "full":
         t["verdict"] == "correct" for p in rep["problems"] for t in p["tests"]))
     check("gradescope: every test passed, full score",
           all(t["status"] == "passed" for t in gs["tests"]) and abs(gs["score"] - rep["max_score"]) < 1e-6)
+    # (junit-10.xsd: skipped counts are on each <testsuite>, not on <testsuites>)
     check("junit: no failure, error or skipped",
-          root.get("failures") == "0" and root.get("errors") == "0" and root.get("skipped") == "0")
+          root.get("failures") == "0" and root.get("errors") == "0"
+          and all(ts.get("skipped") == "0" for ts in root.findall("testsuite")))
     check("github: no error annotation", "::error" not in gh)
     sys.exit(check.exit_code())
 

@@ -5,14 +5,20 @@
 # does not compile, a p3 that crashes, loops and prints every byte, a p4
 # failing hidden tests, no p4_dp) and a copy of reference/ (full marks) with
 # the real problems/, writing every format at once, then checks them with:
-# python3 json (json, gradescope), xmllint and xml.etree (junit), prove and
-# TAP::Parser (tap), exact workflow-command lines (github), and that no
-# student view shows a hidden test's input, value, output or entry (check.py).
+# python3 json (json, gradescope), xmllint and xml.etree (junit; every JUnit
+# file also against Jenkins xUnit's strict schema, xunit/junit-10.xsd, with
+# xmllint --schema), jsonschema (prairielearn, prairielearn.schema.json:
+# PrairieLearn's documented shape; prairielearn.py), prove and TAP::Parser
+# (tap), exact workflow-command lines (github), and that no student view
+# shows a hidden test's input, value, output or entry (check.py).
 # Then fixtures/leak: two submissions failing different hidden tests in
 # different ways give the same student reports in every format, and
 # fixtures/loud: 4 KiB printed in each of 2000 tests stays within the
 # per-problem output budget in every format (views.py).
-# Also runs dist/gradescope/run_autograder on a fake /autograder tree.
+# Also: the README's examples against a real run of fixtures/readme
+# (readme.py); dist/gradescope's zip unpacked into a fake /autograder,
+# setup.sh (AUTOGRADER_ROOT) and run_autograder run there;
+# dist/prairielearn/grade.sh on a fake /grade tree (GRADE_ROOT).
 # Uses $GRADER (default: the ASan build) and a private reference cache.
 set -u
 # the checkers import checklib.py: no __pycache__ left in the tree
@@ -52,6 +58,20 @@ expect() {
 		fail "$name: exit $rc, wanted $want"
 	fi
 }
+# xsd NAME FILE: FILE is valid against Jenkins xUnit's junit-10.xsd (xmllint --schema)
+xsd() {
+	if xmllint --noout --schema tests/reports/xunit/junit-10.xsd "$2" 2>"$tmp/last.err"; then
+		ok "junit-10.xsd: $1 validates (xmllint --schema)"
+	else
+		fail "junit-10.xsd: $1 does not validate"
+	fi
+}
+# plcheck KIND RESULTS [JSON]: a PrairieLearn results.json (prairielearn.py)
+plcheck() {
+	python3 tests/reports/prairielearn.py "$@" >"$tmp/check.out" 2>&1
+	tally <"$tmp/check.out"
+	grep -q "^ok   prairielearn $1: every test has" "$tmp/check.out" || { echo "FAIL prairielearn.py $1 did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+}
 # no sanitizer report in the last command's stderr
 clean_stderr() {
 	! grep -q 'Sanitizer\|runtime error:' "$tmp/last.err"
@@ -73,22 +93,36 @@ grade_all() {
 	sub=$3
 	mkdir -p "$dir"
 	: >"$dir/summary.md"
-	expect "grade $sub, seven formats at once" "$want" \
+	expect "grade $sub, eight formats at once" "$want" \
 		env GITHUB_STEP_SUMMARY="$dir/summary.md" "$GRADER" --cache "$cache" --format text:"$dir/text" --format json:"$dir/json" \
 		--format gradescope:"$dir/gradescope.json" --format junit:"$dir/junit.xml" --format tap:"$dir/tap" \
-		--format github:"$dir/github" --format markdown:"$dir/markdown" "$sub"
+		--format github:"$dir/github" --format markdown:"$dir/markdown" \
+		--format prairielearn:"$dir/prairielearn.json" "$sub"
 }
 
 # ---- a submission where much goes wrong ----
 mixed=tests/reports/fixtures/mixed
 grade_all "$tmp/mixed" 1 "$mixed"
 expect "instructor view of the same (--show-hidden)" 1 \
-	"$GRADER" --cache "$cache" --show-hidden --format json:"$tmp/mixed/hidden.json" "$mixed"
+	"$GRADER" --cache "$cache" --show-hidden --format json:"$tmp/mixed/hidden.json" \
+	--format junit:"$tmp/mixed/hidden.xml" "$mixed"
 python3 tests/reports/check.py mixed "$tmp/mixed" >"$tmp/check.out" 2>&1 || true
 tally <"$tmp/check.out"
 grep -q '^ok   text: summary' "$tmp/check.out" || { echo "FAIL check.py mixed did not finish"; failed=$((failed + 1)); cat "$tmp/check.out" | tail -5; }
 
 if xmllint --noout "$tmp/mixed/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: mixed junit is well-formed"; else fail "xmllint: mixed junit"; fi
+# wrong answers, a compile error, crashes, time limits, a missing file, hidden groups as counts
+xsd "mixed junit, the student's view" "$tmp/mixed/junit.xml"
+xsd "mixed junit, the instructor's view (--show-hidden: every hidden test listed)" "$tmp/mixed/hidden.xml"
+# ...and Jenkins would have refused what this writer wrote before (skipped,
+# score, max_score on <testsuites>, file on <testcase>): the schema is strict
+sed 's/<testsuites name="grader"/<testsuites name="grader" skipped="0"/' "$tmp/mixed/junit.xml" >"$tmp/bad.xml"
+if ! xmllint --noout --schema tests/reports/xunit/junit-10.xsd "$tmp/bad.xml" 2>/dev/null; then
+	ok "junit-10.xsd: refuses an attribute it does not name (skipped on <testsuites>)"
+else
+	fail "junit-10.xsd: accepted skipped on <testsuites>"
+fi
+plcheck mixed "$tmp/mixed/prairielearn.json" "$tmp/mixed/json"
 # a test point per listed test, one per hidden group
 points=$(python3 -c 'import json,sys; r = json.load(open(sys.argv[1])); print(sum(len(p["tests"]) + sum(not g["listed"] for g in p["groups"]) for p in r["problems"]))' "$tmp/mixed/json")
 if perl tests/reports/tap-check.pl "$tmp/mixed/tap" "$points" >"$tmp/last.err" 2>&1; then
@@ -126,6 +160,11 @@ fi
 expect "the same format twice in one run" 1 "$GRADER" --cache "$cache" --only p4 \
 	--format junit:"$tmp/j1.xml" --format junit:"$tmp/j2.xml" "$mixed"
 if cmp -s "$tmp/j1.xml" "$tmp/j2.xml" && xmllint --noout "$tmp/j1.xml" 2>"$tmp/last.err"; then ok "junit twice: identical, well-formed"; else fail "junit twice"; fi
+# one problem at a time: each of the problem set's, in C
+for p in p1 p2 p3 p4 p4_dp; do
+	"$GRADER" --cache "$cache" --only "$p" --format junit:"$tmp/only-$p.xml" "$mixed" >/dev/null 2>"$tmp/last.err"
+	xsd "--only $p of mixed" "$tmp/only-$p.xml"
+done
 
 # ---- hidden tests do not leak through verdicts, times, memory, output or order ----
 # fixtures/leak: a/ and b/ pass as many hidden tests but fail different ones in
@@ -140,15 +179,17 @@ for s in a b; do
 		"$GRADER" --problems "$leak/problems" --reference "$leak/reference" --cache "$cache" \
 		--format text:"$d/text" --format json:"$d/json" --format gradescope:"$d/gradescope.json" \
 		--format junit:"$d/junit.xml" --format tap:"$d/tap" --format github:"$d/github" \
-		--format markdown:"$d/markdown" "$tmp/leak-sub"
+		--format markdown:"$d/markdown" --format prairielearn:"$d/prairielearn.json" "$tmp/leak-sub"
 	expect "leak/$s: the instructor's view (--show-hidden)" 1 \
 		"$GRADER" --problems "$leak/problems" --reference "$leak/reference" --cache "$cache" --show-hidden \
-		--format json:"$d/hidden.json" "$tmp/leak-sub"
+		--format json:"$d/hidden.json" --format junit:"$d/hidden.xml" "$tmp/leak-sub"
 	if xmllint --noout "$d/junit.xml" 2>"$tmp/last.err" && perl tests/reports/tap-check.pl "$d/tap" 6 >"$tmp/last.err" 2>&1; then
 		ok "leak/$s: junit well-formed (xmllint), tap parses with 6 points (4 tests, 2 hidden groups)"
 	else
 		fail "leak/$s: junit or tap"
 	fi
+	xsd "leak/$s, the student's view" "$d/junit.xml"
+	xsd "leak/$s, the instructor's view" "$d/hidden.xml"
 done
 python3 tests/reports/views.py leak "$tmp/leak-a" "$tmp/leak-b" >"$tmp/check.out" 2>&1 || true
 tally <"$tmp/check.out"
@@ -178,8 +219,9 @@ for s in loud quiet; do
 		"$GRADER" --problems "$loud/problems" --reference "$loud/reference" --cache "$cache" \
 		--format text:"$d/text" --format json:"$d/json" --format gradescope:"$d/gradescope.json" \
 		--format junit:"$d/junit.xml" --format tap:"$d/tap" --format github:"$d/github" \
-		--format markdown:"$d/markdown" "$tmp/loud-sub"
+		--format markdown:"$d/markdown" --format prairielearn:"$d/prairielearn.json" "$tmp/loud-sub"
 done
+xsd "loud (2000 tests printing 4 KiB each)" "$tmp/loud-loud/junit.xml"
 if xmllint --noout "$tmp/loud-loud/junit.xml" 2>"$tmp/last.err" &&
 	perl tests/reports/tap-check.pl "$tmp/loud-loud/tap" 2000 >"$tmp/last.err" 2>&1; then
 	ok "loud: junit well-formed (xmllint), tap parses (TAP::Parser)"
@@ -198,6 +240,8 @@ python3 tests/reports/check.py full "$tmp/full" >"$tmp/check.out" 2>&1 || true
 tally <"$tmp/check.out"
 grep -q '^ok   github: no error annotation' "$tmp/check.out" || { echo "FAIL check.py full did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
 if xmllint --noout "$tmp/full/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: full junit is well-formed"; else fail "xmllint: full junit"; fi
+xsd "full marks" "$tmp/full/junit.xml"
+plcheck full "$tmp/full/prairielearn.json" "$tmp/full/json"
 if prove -e cat "$tmp/full/tap" >"$tmp/last.err" 2>&1 && grep -q '^Result: PASS' "$tmp/last.err"; then
 	ok "prove: full-marks tap passes"
 else
@@ -205,6 +249,17 @@ else
 fi
 : >"$tmp/last.err"
 if grep -Eq '^Total: ([0-9.]+) / \1 ' "$tmp/full/text"; then ok "text: full marks"; else fail "text: full marks"; fi
+
+# ---- the README's examples: what the grader prints for fixtures/readme ----
+d=$tmp/readme
+mkdir -p "$d"
+expect "grade fixtures/readme (the README's example), every format it shows" 1 \
+	"$GRADER" --cache "$cache" --only p1 --format text:"$d/text" --format json:"$d/json" \
+	--format gradescope:"$d/gradescope.json" --format junit:"$d/junit.xml" --format tap:"$d/tap" \
+	--format github:"$d/github" --format prairielearn:"$d/prairielearn.json" tests/reports/fixtures/readme
+python3 tests/reports/readme.py README.md "$d" >"$tmp/check.out" 2>&1 || true
+tally <"$tmp/check.out"
+grep -q '^ok   readme: an example of every format' "$tmp/check.out" || { echo "FAIL readme.py did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
 
 # ---- Gradescope: run_autograder on a fake /autograder ----
 ag=$tmp/autograder
@@ -245,6 +300,109 @@ EOF
 	ok "gradescope: run_autograder grades P1.py ... P4_DP.py: every test passed, full score"
 else
 	fail "gradescope: run_autograder results.json for Python"
+fi
+
+# ...and the zip itself, as Gradescope uses it: tools/gradescope-zip.sh,
+# unpacked into a fake root's source/, setup.sh (AUTOGRADER_ROOT: nothing
+# to install here, so no root and no network; builds bin/grader and fills
+# the cache with selftest), then run_autograder on the README's example
+zroot=$tmp/zroot
+mkdir -p "$zroot/source" "$zroot/submission"
+if tools/gradescope-zip.sh "$tmp/autograder.zip" >/dev/null 2>"$tmp/last.err" &&
+	python3 - "$tmp/autograder.zip" "$zroot/source" 2>"$tmp/last.err" <<'EOF'; then
+import os, sys, zipfile
+# as unzip does: the files and their mode bits (setup.sh, run_autograder, tools/*.sh are executable)
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for info in z.infolist():
+        path = z.extract(info, sys.argv[2])
+        mode = info.external_attr >> 16
+        if mode:
+            os.chmod(path, mode & 0o777)
+EOF
+	ok "gradescope: the zip unpacks into a fake /autograder/source"
+else
+	fail "gradescope: making or unpacking the zip"
+fi
+expect "gradescope: setup.sh in the fake root (AUTOGRADER_ROOT)" 0 \
+	env AUTOGRADER_ROOT="$zroot" "$zroot/source/setup.sh" >"$tmp/setup.out"
+if [ -x "$zroot/source/bin/grader" ] && [ -n "$(ls "$zroot/source/cache" 2>/dev/null)" ] &&
+	grep -q '^selftest passed' "$tmp/setup.out"; then
+	ok "gradescope: setup.sh built the grader and filled the cache inside the fake root only"
+else
+	cp "$tmp/setup.out" "$tmp/last.err"
+	fail "gradescope: setup.sh in the fake root"
+fi
+cp tests/reports/fixtures/readme/p1.c "$zroot/submission/p1.c"
+expect "gradescope: run_autograder with setup.sh's grader" 0 env AUTOGRADER_ROOT="$zroot" "$zroot/source/run_autograder" >"$tmp/ag-z.out"
+if python3 - "$zroot/results/results.json" >"$tmp/last.err" 2>&1 <<'EOF'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+p1 = [t for t in r["tests"] if t["name"].startswith("p1 ")]
+# the README's figures for this file: 17 of p1's 22 points, nothing else handed in
+assert abs(sum(t["score"] for t in p1) - 17) < 1e-6 and abs(r["score"] - 17) < 1e-6, r["score"]
+assert abs(sum(t["max_score"] for t in p1) - 22) < 1e-6
+EOF
+	ok "gradescope: the zip grades the README's p1 example: 17 of 22"
+else
+	fail "gradescope: the zip's results.json"
+fi
+
+# ---- PrairieLearn: dist/prairielearn/grade.sh on a fake /grade ----
+# GRADE_ROOT stands for /grade; the grader, problems, reference and cache
+# are given through the script's environment as info.json would.
+pl_run() { # pl_run NAME WANT_EXIT [VAR=VALUE...]: grade.sh on $gr with this environment
+	name=$1
+	want=$2
+	shift 2
+	rm -rf "$gr/results"
+	expect "prairielearn: grade.sh, $name" "$want" env GRADE_ROOT="$gr" COMBGRADER="$GRADER" COMBGRADER_CACHE="$cache" \
+		COMBGRADER_PROBLEMS="$top/problems" COMBGRADER_REFERENCE="$top/reference" "$@" dist/prairielearn/grade.sh >"$tmp/pl.out"
+}
+gr=$tmp/grade
+mkdir -p "$gr/student/upload" "$gr/data" "$gr/tests" "$gr/serverFilesCourse"
+echo '{"params": {}, "submitted_answers": {}}' >"$gr/data/data.json"
+cp "$mixed"/*.c "$gr/student/upload/"
+pl_run "fixtures/mixed in a folder" 0
+plcheck mixed "$gr/results/results.json" "$tmp/mixed/json"
+# (the figures, not the words: a loop's message depends on how busy the machine was)
+if python3 - "$gr/results/results.json" "$tmp/mixed/prairielearn.json" >"$tmp/last.err" 2>&1 <<'EOF'; then
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+fig = lambda r: (r["gradable"], r["score"], r.get("format_errors"),
+                 [(t["name"], t["points"], t["max_points"], t["message"]) for t in r["tests"]])
+assert fig(a) == fig(b), (fig(a), fig(b))
+EOF
+	ok "prairielearn: grade.sh wrote the same results as --format prairielearn (scores, tests, compiler message)"
+else
+	fail "prairielearn: grade.sh's results differ from the direct run's"
+fi
+pl_run "one question per problem (COMBGRADER_ONLY=p1)" 0 COMBGRADER_ONLY=p1
+"$GRADER" --cache "$cache" --only p1 --format json:"$tmp/mixed-p1.json" "$mixed" >/dev/null 2>&1
+plcheck only-p1 "$gr/results/results.json" "$tmp/mixed-p1.json"
+rm -rf "$gr/student"
+mkdir -p "$gr/student"
+cp "$mixed/p2.c" "$gr/student/p2.c"
+pl_run "only a p2.c that does not compile" 0 COMBGRADER_ONLY=p2
+plcheck compile-error "$gr/results/results.json"
+pl_run "the grader itself fails (COMBGRADER=false)" 0 COMBGRADER=false
+plcheck failed "$gr/results/results.json"
+rm -rf "$gr/student"
+mkdir -p "$gr/student"
+cp reference/python/*.py "$gr/student/"
+pl_run "the Python reference" 0
+"$GRADER" --cache "$cache" --format json:"$tmp/py-ref.json" reference/python >/dev/null 2>&1
+plcheck full "$gr/results/results.json" "$tmp/py-ref.json"
+# the question's info.json: valid JSON, the documented externalGradingOptions, pointing at this script
+if python3 - dist/prairielearn/info.json >"$tmp/last.err" 2>&1 <<'EOF'; then
+import json, os, sys
+o = json.load(open(sys.argv[1]))["externalGradingOptions"]
+assert o["enabled"] is True and isinstance(o["image"], str) and 0 < o["timeout"] <= 600, o
+assert o["entrypoint"] == "/grade/serverFilesCourse/" + o["serverFilesCourse"][0] + "grade.sh", o["entrypoint"]
+assert os.path.exists(os.path.join("problems", o["environment"]["COMBGRADER_ONLY"] + ".yaml")), o["environment"]
+EOF
+	ok "prairielearn: info.json's externalGradingOptions point at grade.sh and a real problem"
+else
+	fail "prairielearn: info.json"
 fi
 
 # ---- GitHub: at most 10 annotations per level; GitHub Classroom's result ----

@@ -3,7 +3,8 @@
 
     views.py leak A B       A, B: every format of the student's view of
                             fixtures/leak/a and fixtures/leak/b (text, json,
-                            gradescope.json, junit.xml, tap, github, markdown),
+                            gradescope.json, junit.xml, tap, github, markdown,
+                            prairielearn.json),
                             plus hidden.json: the instructor's view
     views.py budget LOUD QUIET
                             every format of fixtures/loud/loud (4 KiB printed
@@ -30,7 +31,7 @@ import sys
 
 from checklib import Checks
 
-FORMATS = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown"]
+FORMATS = ["text", "json", "gradescope.json", "junit.xml", "tap", "github", "markdown", "prairielearn.json"]
 BUDGET = 64 * 1024
 PER_TEST = 16  # bytes a test may add for its output besides the budget ("output_bytes": 4096 ...)
 check = Checks()
@@ -133,7 +134,7 @@ def budget(loud, quiet):
     check("budget: json: failing tests get the budget first",
           all(t["output"] for t in [x for x in p["tests"] if x["verdict"] != "correct"][:32]))
     note = re.compile(rb"output of (19[0-9][0-9]) tests not shown \(7\.[0-9] MiB\)")
-    for fmt in ("text", "gradescope.json", "junit.xml", "tap", "markdown"):
+    for fmt in ("text", "gradescope.json", "junit.xml", "tap", "markdown", "prairielearn.json"):
         check(f"budget: {fmt}: says how much output was left out", note.search(read(loud, fmt)))
 
 
