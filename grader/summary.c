@@ -196,9 +196,18 @@ static void add_fingerprints(struct class_stats *cs, const struct batch_manifest
 		}
 }
 
+/* The class's maximum score (as manifest_max_score, without calling back into gradebook.c). */
+static double max_score(const struct batch_manifest *m)
+{
+	double sum = 0;
+	for (int i = 0; i < m->nproblems; i++)
+		sum += m->problems[i].max_score;
+	return round(sum * 1e6) / 1e6;
+}
+
 static void add_scores(struct class_stats *cs, const struct batch_manifest *m, const struct student_state *st)
 {
-	double max = manifest_max_score(m), share = max > 0 ? st->score / max : 0;
+	double max = max_score(m), share = max > 0 ? st->score / max : 0;
 	int bin = (int)floor(share * HISTOGRAM_BINS + 1e-9);
 
 	for (int p = 0; p < m->nproblems; p++) {
@@ -425,7 +434,7 @@ static void summary_collect(struct summary *s, const struct batch_manifest *m, c
 	s->shard_index = m->shard_index;
 	s->shard_count = m->shard_count;
 	s->class_size = m->class_size;
-	s->max = manifest_max_score(m);
+	s->max = max_score(m);
 	collect_distribution(s, cs);
 	collect_students(s, m, rows);
 	collect_problems(s, m, cs);
