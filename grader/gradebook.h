@@ -11,6 +11,7 @@
  *   OUTDIR/students/<id>.txt    report_text, no colour
  *   OUTDIR/grades.csv           one row per student, sorted by id
  *   OUTDIR/summary.html         one self-contained page for the instructor
+ *                               (summary.h, which also reads similarity/)
  *
  * grades.csv and summary.html are built from the manifest, state/ and
  * students/ alone (gradebook_write), never from timings, so `grader merge`

@@ -226,7 +226,9 @@ class P(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.tags.add(tag)
         for k, v in attrs:
-            if k in ("src", "href") or (v and ("http://" in v or "https://" in v) and k != "xmlns"):
+            # links to the students' reports (relative) are fine; nothing may be loaded or leave the folder
+            local = k == "href" and v and v.startswith("students/") and ":" not in v and ".." not in v
+            if (k in ("src", "href") and not local) or (v and ("http://" in v or "https://" in v) and k != "xmlns"):
                 self.errors.append("external reference %s=%s" % (k, v))
         if tag not in VOID:
             self.stack.append(tag)
