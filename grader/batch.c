@@ -18,6 +18,7 @@
 #include "batch_student.h"
 #include "gradebook_lms.h"
 #include "interrupt.h"
+#include "similarity.h"
 #include "text.h"
 #include "version.h"
 #include "workers.h"
@@ -114,7 +115,7 @@ cleanup:
  */
 static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 {
-	static const char *const subdirs[] = { "students", "state", NULL };
+	static const char *const subdirs[] = { "students", "state", SIMILARITY_DIR, NULL };
 
 	for (int i = 0; subdirs[i]; i++) {
 		char *path = xasprintf("%s/%s", outdir, subdirs[i]);
@@ -450,7 +451,8 @@ static void copy_manifest_head(struct batch_manifest *dst, const struct batch_ma
 static int copy_shard(const char *dir, const struct batch_manifest *m, const char *out, struct batch_manifest *merged,
 		      struct strbuf *err)
 {
-	static const char *const files[][2] = { { "state", "json" }, { "students", "json" }, { "students", "txt" } };
+	static const char *const files[][2] = { { "state", "json" }, { "students", "json" }, { "students", "txt" },
+						 { SIMILARITY_DIR, "json" } };
 	for (int k = 0; k < m->nids; k++) {
 		for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 			char *from = xasprintf("%s/%s/%s.%s", dir, files[f][0], m->ids[k], files[f][1]);

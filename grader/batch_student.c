@@ -15,6 +15,8 @@
 #include "batch_archive.h"
 #include "batch_lms.h"
 #include "interrupt.h"
+#include "language.h"
+#include "similarity.h"
 #include "text.h"
 
 #define DESCEND_LEVELS 3 /* alice.zip -> alice/ -> hw3/ -> files */
@@ -36,6 +38,7 @@ int batch_student_fail(const struct batch_output *out, const struct student *s, 
 		unlink(path);
 		free(path);
 	}
+	similarity_remove(out->outdir, s->id);
 	st.id = s->id;
 	st.input = s->name;
 	st.fingerprint = (char *)s->fingerprint;
@@ -148,6 +151,33 @@ cleanup:
 	return ret;
 }
 
+/* similarity/<id>.json: the fingerprints of every problem file found in root (similarity.h). */
+static int write_fingerprints(const struct batch_output *out, const struct student *s, const struct grade_result *r,
+			      const char *root, struct strbuf *err)
+{
+	struct sim_file *files = xcalloc((size_t)r->nproblems + 1, sizeof(*files));
+	int n = 0, ret = -1;
+
+	for (int p = 0; p < r->nproblems; p++) {
+		const struct problem_result *pr = &r->problems[p];
+		const struct language *l = pr->source ? language_of_file(pr->source) : NULL;
+		char *path;
+		if (!l)
+			continue;
+		path = xasprintf("%s/%s", root, pr->source);
+		if (sim_file_make(&files[n], pr->problem->id, path, l->tokens, err) < 0) {
+			free(path);
+			goto cleanup;
+		}
+		free(path);
+		n++;
+	}
+	ret = similarity_write(out->outdir, s->id, files, n, err);
+cleanup:
+	sim_files_free(files, n);
+	return ret;
+}
+
 /* The state record of a graded student: the commit point, written after the reports. */
 static int write_state(const struct batch_output *out, const struct student *s, const struct grade_result *r,
 		       double seconds, struct strbuf *err)
@@ -242,7 +272,7 @@ int batch_student_grade(const struct batch_output *out, const struct student *s,
 	/* the report names the submission as handed in, not the unpacked copy */
 	free(r.submission);
 	r.submission = xstrdup(s->path ? s->path : s->lms->where);
-	if (write_reports(out, s, &r, &err) < 0) {
+	if (write_reports(out, s, &r, &err) < 0 || write_fingerprints(out, s, &r, root, &err) < 0) {
 		char *why = strbuf_detach(&err);
 		batch_student_fail(out, s, why, true, &err);
 		free(why);

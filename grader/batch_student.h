@@ -10,6 +10,8 @@
  * instructor (summary.html counts hidden tests from the JSON), not for
  * handing back to students: a student's own report is `grader` on the
  * submission, where hidden groups are counts only.
+ *   OUTDIR/similarity/<id>.json the fingerprints of the problem files found
+ *                               (similarity.h), for the summary's check
  *   OUTDIR/state/<id>.json      written last: the student is then done
  *
  * An archive is unpacked into the engine's scratch space first (unsafe

@@ -13,6 +13,7 @@
  *   OUTDIR/canvas-import.csv    for a class from Canvas or Moodle: the LMS's
  *   OUTDIR/moodle-import.csv    grade import (gradebook_lms.h)
  *   OUTDIR/summary.html         one self-contained page for the instructor
+ *                               (summary.h, which also reads similarity/)
  *
  * grades.csv and summary.html are built from the manifest, state/ and
  * students/ alone (gradebook_write), never from timings, so `grader merge`

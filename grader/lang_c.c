@@ -100,6 +100,7 @@ const struct language language_c = {
 	.false_word = "false",
 	.renames = false,
 	.filters = FILTER_NATIVE,
+	.tokens = TOKENS_C,
 	.setup = c_setup,
 	.prepare = c_prepare,
 	.inspect = c_inspect,

@@ -121,6 +121,7 @@ const struct language language_python = {
 	.false_word = "False",
 	.renames = true,
 	.filters = FILTER_PYTHON,
+	.tokens = TOKENS_PYTHON,
 	.setup = python_setup,
 	.prepare = python_prepare,
 	.inspect = NULL,

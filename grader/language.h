@@ -34,6 +34,12 @@ enum filter_flavour {
 	FILTER_FLAVOURS
 };
 
+/* How a source file is cut into tokens for the similarity check (tokens.h). */
+enum token_flavour {
+	TOKENS_C,        /* C-like: comments, preprocessor lines, literals */
+	TOKENS_PYTHON,   /* Python: # comments, docstrings, no layout */
+};
+
 struct language {
 	const char *name;          /* "c", "python": the key in problem files */
 	const char *display;       /* "C", "Python 3.11.2": in reports */
@@ -41,6 +47,7 @@ struct language {
 	const char *true_word, *false_word; /* how a bool is written: true, True */
 	bool renames;              /* may a problem's `calls:` name a function otherwise (C: no, the signature is the name) */
 	enum filter_flavour filters;
+	enum token_flavour tokens;
 	/* Once per engine: prepare what every build shares in env->runtime_dir (a runtime, a host). */
 	int (*setup)(const struct build_env *env, struct strbuf *err);
 	/*

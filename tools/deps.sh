@@ -34,6 +34,14 @@ if [ "${1:-}" = test ]; then
 		missing="$missing libclang-rt-14-dev"
 	fi
 	command -v llvm-symbolizer >/dev/null 2>&1 || missing="$missing llvm"
+	# tests/summary: summary.html rendered in headless Chromium, the
+	# screenshot inspected with Debian's python3 and PIL
+	command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+	/usr/bin/python3 -c 'import PIL' >/dev/null 2>&1 || missing="$missing python3-pil"
+	# tests/cluster: the Slurm and GNU parallel recipes on real engines
+	command -v slurmctld >/dev/null 2>&1 || missing="$missing slurm-wlm"
+	command -v munged >/dev/null 2>&1 || missing="$missing munge"
+	parallel --version 2>/dev/null | grep -q "GNU parallel" || missing="$missing parallel"
 fi
 
 [ -z "$missing" ] && exit 0
