@@ -79,12 +79,11 @@ static void text_mutant(FILE *out, const struct problem_mutation *pm, int k, boo
 			fprintf(out, "  discarded  %s  %s: does not compile\n", m->id, m->description);
 		break;
 	}
-	if (mo->mislisted)
-		fprintf(out, "  MISLISTED  %s is listed as equivalent (%s) but %s%s%s\n", m->id, mo->reason,
-			mo->fate == FATE_KILLED ? "is killed: " : "does not compile",
-			mo->fate == FATE_KILLED ? verdict_name(mo->verdict) : "", test ? " by " : "");
-	if (mo->mislisted && test)
-		fprintf(out, "             %s\n", test);
+	if (mo->mislisted && mo->fate == FATE_KILLED)
+		fprintf(out, "  MISLISTED  %s is listed as equivalent (%s) but is killed: %s%s%s\n", m->id, mo->reason,
+			verdict_name(mo->verdict), test ? " by " : " (build)", test ? test : "");
+	else if (mo->mislisted)
+		fprintf(out, "  MISLISTED  %s is listed as equivalent (%s) but does not compile\n", m->id, mo->reason);
 }
 
 int mutation_write_text(FILE *out, const struct mutation_result *r, bool verbose)

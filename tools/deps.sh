@@ -24,6 +24,8 @@ if [ "${1:-}" = test ]; then
 	command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 	command -v unshare >/dev/null 2>&1 || missing="$missing util-linux"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+	# tests/mutate: a survivor's diff must apply with patch(1)
+	command -v patch >/dev/null 2>&1 || missing="$missing patch"
 	# tests/fuzz: clang 14 with its libFuzzer and sanitizer runtimes, and a
 	# symbolizer for readable stacks (`make fuzz-build`, FUZZ_CC=clang-14)
 	command -v clang-14 >/dev/null 2>&1 || missing="$missing clang-14"
