@@ -250,6 +250,7 @@ unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group)
 /* ---- grading: build, plan, run, collect ---- */
 
 #define SKIPPED_MESSAGE "not run: an earlier test of this all-or-nothing group failed"
+#define STOPPED_MESSAGE "not run: grading stopped at the first failing test"
 
 /*
  * What one run builds: per problem of the result, the variant (an index
@@ -436,13 +437,13 @@ static void judge_task(const struct engine *e, struct plan *plan, int i, bool co
 	}
 }
 
-static void skip_task(struct plan *plan, int i)
+static void skip_task(struct plan *plan, int i, const char *why)
 {
 	struct judgement *j = &plan->judged[i];
 	judgement_release(j);
 	memset(j, 0, sizeof(*j));
 	j->verdict = V_SKIPPED;
-	j->message = xstrdup(SKIPPED_MESSAGE);
+	j->message = xstrdup(why);
 	free(plan->tasks[i].facts.output);
 	plan->tasks[i].facts.output = NULL;
 	memset(&plan->tasks[i].facts.report, 0, sizeof(plan->tasks[i].facts.report));
@@ -463,6 +464,7 @@ struct grading {
 	int next;
 	bool compare;            /* false: measuring (no expected values, nothing skipped) */
 	bool *start_failed;      /* by problem: its program failed before its tests (nothing of it is skipped) */
+	bool stopped;            /* stop_at_first_failure, and a test failed: hand out nothing more */
 	bool *group_failed;      /* by group_base[problem] + group */
 	int *group_base;
 };
@@ -487,8 +489,12 @@ static int grading_next(void *ctx)
 	while (g->next < g->plan->ntasks) {
 		int i = g->order[g->next++];
 		bool *failed;
+		if (g->stopped) {
+			skip_task(g->plan, i, STOPPED_MESSAGE);
+			continue;
+		}
 		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
-			skip_task(g->plan, i);
+			skip_task(g->plan, i, SKIPPED_MESSAGE);
 			continue;
 		}
 		return i;
@@ -503,6 +509,8 @@ static void grading_finished(void *ctx, int i)
 	judge_task(g->e, g->plan, i, g->compare);
 	if (failed_to_start(g->plan, i))
 		g->start_failed[g->plan->problem[i]] = true;
+	if (g->compare && g->e->opts.stop_at_first_failure && g->plan->judged[i].verdict != V_CORRECT)
+		g->stopped = true;
 	if (all_or_nothing(g, i, &failed) && g->plan->judged[i].verdict != V_CORRECT)
 		*failed = true;
 }
@@ -522,7 +530,7 @@ static void settle_groups(struct grading *g)
 		if (!all_or_nothing(g, i, &failed))
 			continue;
 		if (*failed && g->plan->judged[i].verdict != V_SKIPPED && !failed_to_start(g->plan, i))
-			skip_task(g->plan, i);
+			skip_task(g->plan, i, SKIPPED_MESSAGE);
 		else if (g->plan->judged[i].verdict != V_CORRECT)
 			*failed = true;
 	}
@@ -560,7 +568,7 @@ static int *dispatch_order(const struct engine *e, const struct plan *plan)
 /* Run the plan on a fresh pool; compare: grading (expected values, all-or-nothing) or measuring. */
 static int run_plan(struct engine *e, struct plan *plan, bool compare, struct strbuf *err)
 {
-	struct grading g = { e, plan, NULL, 0, compare, NULL, NULL, NULL };
+	struct grading g = { e, plan, NULL, 0, compare, NULL, false, NULL, NULL };
 	struct pool_client client = { grading_next, grading_finished, &g };
 	struct pool *pool;
 	int ret;

@@ -49,6 +49,8 @@ struct engine_options {
 	const char *scratch_parent;/* where the scratch directory goes; NULL: $TMPDIR, else /tmp */
 	const struct language *language; /* only this language's variants (selftest), NULL: all */
 	unsigned id_block;         /* which block of sandbox uids this engine's processes use (sandbox_ids; batch worker k: k + 1) */
+	bool stop_at_first_failure;/* grading: once any test is not correct, the tests not yet started are
+				    * skipped (mutation analysis: one failure kills a mutant) */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 };
 

@@ -697,7 +697,7 @@ static void name_cases(struct problem *p)
 }
 
 /* The top-level keys of a problem file, in this order in v[]. */
-enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_COUNT };
+enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_MUTANTS, K_COUNT };
 
 static int load_functions(struct loader *ld, yaml_node_t *list)
 {
@@ -825,6 +825,58 @@ cleanup:
 	return ret;
 }
 
+/* "FILE:LINE:COLUMN:OPERATOR", optionally "#N": the shape of a mutant's id (mutate.h). */
+static bool valid_mutant_id(const char *s)
+{
+	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, *c3 = c2 ? strchr(c2 + 1, ':') : NULL;
+	char *file;
+	bool known;
+	if (!c3 || c1 == s)
+		return false;
+	file = xstrndup(s, (size_t)(c1 - s));
+	known = language_of_file(file) != NULL;
+	free(file);
+	if (!known)
+		return false;
+	if (c2 == c1 + 1 || c3 == c2 + 1 || strspn(c1 + 1, "0123456789") != (size_t)(c2 - c1 - 1) ||
+	    strspn(c2 + 1, "0123456789") != (size_t)(c3 - c2 - 1))
+		return false;
+	return c3[1] && strspn(c3 + 1, "abcdefghijklmnopqrstuvwxyz-#0123456789") == strlen(c3 + 1);
+}
+
+/* equivalent_mutants: [{id: ..., reason: ...}, ...] */
+static int load_equivalent_mutants(struct loader *ld, yaml_node_t *list)
+{
+	static const char *const keys[] = { "id", "reason", NULL };
+	struct problem *p = ld->p;
+	if (expect_type(ld, list, YAML_SEQUENCE_NODE, "equivalent_mutants") < 0)
+		return -1;
+	p->equivalents = xcalloc((size_t)(list->data.sequence.items.top - list->data.sequence.items.start) + 1,
+				 sizeof(*p->equivalents));
+	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
+		yaml_node_t *n = yaml_document_get_node(&ld->doc, *it), *v[2];
+		struct equivalent_mutant *m = &p->equivalents[p->nequivalents];
+		if (read_mapping(ld, n, "an equivalent mutant", keys, v) < 0 ||
+		    require(ld, n, v[0], "id", "an equivalent mutant") < 0 ||
+		    require(ld, n, v[1], "reason", "an equivalent mutant") < 0)
+			return -1;
+		m->line = (int)v[0]->start_mark.line + 1;
+		m->column = (int)v[0]->start_mark.column + 1;
+		p->nequivalents++;
+		if (get_string(ld, v[0], "id", &m->id) < 0 || get_string(ld, v[1], "reason", &m->reason) < 0)
+			return -1;
+		if (!valid_mutant_id(m->id))
+			return fail(ld, v[0], "'%s' is no mutant id (FILE:LINE:COLUMN:OPERATOR, as grader mutate prints it)",
+				    m->id);
+		if (!*m->reason)
+			return fail(ld, v[1], "an equivalent mutant needs a reason");
+		for (int k = 0; k < p->nequivalents - 1; k++)
+			if (!strcmp(p->equivalents[k].id, m->id))
+				return fail(ld, v[0], "mutant '%s' is listed twice", m->id);
+	}
+	return 0;
+}
+
 /* The problem in one language: the common keys v[], then what languages.<lang> (lang_node, or NULL) changes. */
 static int load_variant(struct loader *ld, yaml_node_t **v, const struct language *lang, yaml_node_t *lang_node)
 {
@@ -876,6 +928,8 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 	if (!p->limits.startup_ms)
 		p->limits.startup_ms = DEFAULT_STARTUP_MS;
 	if (load_groups(ld, v[K_GROUPS]) < 0 || check_group_overrides(ld) < 0)
+		return -1;
+	if (v[K_MUTANTS] && load_equivalent_mutants(ld, v[K_MUTANTS]) < 0)
 		return -1;
 	name_cases(p);
 	return 0;
@@ -942,7 +996,7 @@ static int list_languages(struct loader *ld, yaml_node_t **v, const struct langu
 static int load_document(struct loader *ld, yaml_node_t *root)
 {
 	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
-					    "equivalent_to", "languages", NULL };
+					    "equivalent_to", "languages", "equivalent_mutants", NULL };
 	yaml_node_t *v[K_COUNT], *nodes[8], *lang_keys[8];
 	const struct language *langs[8];
 	struct problem *p = ld->p;
@@ -1076,6 +1130,11 @@ void problem_release(struct problem *p)
 	free(p->source);
 	free(p->path);
 	free(p->equivalent_to);
+	for (int i = 0; i < p->nequivalents; i++) {
+		free(p->equivalents[i].id);
+		free(p->equivalents[i].reason);
+	}
+	free(p->equivalents);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -49,6 +49,17 @@ struct test_case {
 	int line;                /* YAML line of the case (1-based), for messages */
 };
 
+/*
+ * A mutant of the reference that behaves like it on every input (grader
+ * mutate): listed in the problem file so that it does not count as a
+ * survivor.  id as mutate.h forms it, "p4.c:38:29:rel".
+ */
+struct equivalent_mutant {
+	char *id;
+	char *reason;
+	int line, column;        /* where the entry stands in the file */
+};
+
 struct group {
 	char *name;
 	enum visibility visibility;
@@ -88,6 +99,8 @@ struct problem {
 	int ncases;
 	double max_score;
 	char *equivalent_to;     /* selftest: this reference must agree with that problem's on its cases */
+	struct equivalent_mutant *equivalents; /* equivalent_mutants: (every variant holds a copy of the list) */
+	int nequivalents;
 	int id_line, id_column;  /* where id, source and equivalent_to stand in the file */
 	int source_line, source_column;
 	int equivalent_line, equivalent_column;

@@ -11,11 +11,13 @@
 #       floor of the same warm interpreter (tools/bench-pyfloor.py: import
 #       once, fork per call, no sandbox) and next to a per-test harness
 #       (`python3 -c 'import bench; print(bench.ident(7))'` per test), as
-#       ratios of figures measured in the same run.
+#       ratios of figures measured in the same run;
+#   (e) `grader mutate` on the shipped problem set at -j 2 (every mutant of
+#       every reference, C and Python, graded; one run, answers cached).
 # Each figure is the median wall time of several runs (hyperfine when installed,
 # else 3 runs; the reference answers are cached beforehand).  Uses bin/grader, the optimised build.
-# $GRADER overrides the grader, $BENCH_RUNS the number of runs, BENCH_ONLY=c or
-# BENCH_ONLY=python runs only that part.
+# $GRADER overrides the grader, $BENCH_RUNS the number of runs, BENCH_ONLY=c,
+# BENCH_ONLY=python or BENCH_ONLY=mutate runs only that part.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
@@ -156,6 +158,29 @@ fi
 "$GRADER" --cache "$CACHE" --problems "$TMP/problems-many" --reference "$TMP/ref" "$TMP/sub" >/dev/null 2>&1
 "$GRADER" --cache "$CACHE" --problems "$TMP/problems-one" --reference "$TMP/ref" "$TMP/sub" >/dev/null 2>&1
 
+# (e) mutation analysis: one run (it takes minutes), figures from its own JSON
+mutate_bench() {
+	echo
+	echo "(e) grader mutate on the shipped problems, -j 2 (one run, reference answers cached)"
+	s=$(date +%s%N)
+	"$GRADER" mutate --cache "$CACHE" -j 2 --format "json:$TMP/mutate.json" >/dev/null 2>&1
+	rc=$?
+	e=$(date +%s%N)
+	python3 - "$TMP/mutate.json" "$(((e - s) / 1000000))" "$rc" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(p["generated"] for p in d["problems"])
+k = sum(p["killed"] for p in d["problems"])
+sc = k + sum(p["survived"] for p in d["problems"])
+print("  %d mutants of %d reference files in %.1f s (%.0f ms a mutant): %d of %d killed, exit %s"
+      % (n, len(d["problems"]), int(sys.argv[2]) / 1000, int(sys.argv[2]) / max(n, 1), k, sc, sys.argv[3]))
+PY
+}
+if [ "${BENCH_ONLY:-}" = mutate ]; then
+	mutate_bench
+	exit 0
+fi
+
 modes="on off"
 [ "${BENCH_ONLY:-}" = python ] && modes=""
 for mode in $modes; do
@@ -203,3 +228,5 @@ echo "  per-test harness (python3 -c 'import bench; print(bench.ident(7))'): $ha
 awk -v a="$py_j1" -v b="$py_j2" -v f="$floor" -v h="$harness" 'BEGIN {
 	printf "  grader / fork floor: %.2fx at -j 1 (target <= 2x), %.2fx at -j 2\n", a / f, b / f
 	printf "  per-test harness / grader: %.0fx at -j 1, %.0fx at -j 2 (target >= 20x)\n", h / a, h / b }'
+[ "${BENCH_ONLY:-}" = python ] && exit 0
+mutate_bench

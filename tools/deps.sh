@@ -24,8 +24,11 @@ if [ "${1:-}" = test ]; then
 	command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 	command -v unshare >/dev/null 2>&1 || missing="$missing util-linux"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
-	# tests/reports: PrairieLearn's results.json against a JSON Schema
-	python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
+	# tests/reports: PrairieLearn's results.json against a JSON Schema, with
+	# Debian's python3 (the first python3 on PATH may be another one)
+	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
+	# tests/mutate: a survivor's diff must apply with patch(1)
+	command -v patch >/dev/null 2>&1 || missing="$missing patch"
 	# tests/fuzz: clang 14 with its libFuzzer and sanitizer runtimes, and a
 	# symbolizer for readable stacks (`make fuzz-build`, FUZZ_CC=clang-14)
 	command -v clang-14 >/dev/null 2>&1 || missing="$missing clang-14"

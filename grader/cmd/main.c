@@ -180,6 +180,7 @@ static const struct command {
 	{ "batch", cmd_batch, CLI_OPT_RESUME | CLI_OPT_SHARD | CLI_OPT_LAYOUT | CLI_OPT_ASSIGNMENT, true },
 	{ "merge", cmd_merge, 0, false },
 	{ "pack", cmd_pack, 0, true },
+	{ "mutate", cmd_mutate, 0, true },
 	{ NULL, NULL, 0, false },
 };
 

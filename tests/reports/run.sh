@@ -66,9 +66,13 @@ xsd() {
 		fail "junit-10.xsd: $1 does not validate"
 	fi
 }
-# plcheck KIND RESULTS [JSON]: a PrairieLearn results.json (prairielearn.py)
+# plcheck KIND RESULTS [JSON]: a PrairieLearn results.json (prairielearn.py), with
+# Debian's python3, where tools/deps.sh installs python3-jsonschema (a python3
+# first on PATH, pyenv's say, may not have it)
+schema_python=python3
+[ -x /usr/bin/python3 ] && schema_python=/usr/bin/python3
 plcheck() {
-	python3 tests/reports/prairielearn.py "$@" >"$tmp/check.out" 2>&1
+	"$schema_python" tests/reports/prairielearn.py "$@" >"$tmp/check.out" 2>&1
 	tally <"$tmp/check.out"
 	grep -q "^ok   prairielearn $1: every test has" "$tmp/check.out" || { echo "FAIL prairielearn.py $1 did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
 }
