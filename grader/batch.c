@@ -271,7 +271,7 @@ static void progress_student(struct run *r, int i, const struct student_state *s
 
 static char *worker_dir(const struct run *r, int k)
 {
-	return xasprintf("%s/w%d", r->tmp, k);
+	return workers_scratch_dir(r->tmp, k);
 }
 
 /* In worker k: an engine of its own, in a scratch space no other worker's compiler sees. */
@@ -628,30 +628,6 @@ static int *todo_list(const struct run *r, int *ntodo, int *resumed)
 	return todo;
 }
 
-/* The workers' scratch space: tmp/w<k>, which the sandbox user may enter but not list. */
-static int make_scratch(struct run *r, struct strbuf *err)
-{
-	const char *tmpenv = getenv("TMPDIR");
-	r->tmp = xasprintf("%s/grader-batch.XXXXXX", tmpenv && *tmpenv == '/' ? tmpenv : "/tmp");
-	if (!mkdtemp(r->tmp)) {
-		strbuf_addf(err, "cannot create a scratch directory '%s': %s", r->tmp, strerror(errno));
-		free(r->tmp);
-		r->tmp = NULL;
-		return -1;
-	}
-	chmod(r->tmp, 0711);
-	for (int k = 0; k < r->nworkers; k++) {
-		char *dir = worker_dir(r, k);
-		int rc = mkdir(dir, 0711);
-		if (rc < 0)
-			strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
-		free(dir);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int grade_students(struct run *r, const int *todo, int ntodo, struct strbuf *err)
 {
 	struct workers_client c;
@@ -666,7 +642,8 @@ static int grade_students(struct run *r, const int *todo, int ntodo, struct strb
 	c.stop = worker_stop;
 	c.finished = student_finished;
 	c.ctx = r;
-	if (make_scratch(r, err) < 0)
+	r->tmp = workers_scratch("batch", r->nworkers, err);
+	if (!r->tmp)
 		return -1;
 	r->progress.tty = r->o->progress && isatty(fileno(r->o->progress)) && !(term && !strcmp(term, "dumb"));
 	r->progress.total = ntodo;

@@ -108,7 +108,7 @@ static int generate(struct run *r, struct strbuf *err)
 
 static char *worker_dir(const struct run *r, int k)
 {
-	return xasprintf("%s/w%d", r->tmp, k);
+	return workers_scratch_dir(r->tmp, k);
 }
 
 /* In worker k: an engine of its own that stops at a mutant's first failing test. */
@@ -257,29 +257,6 @@ static double mutant_deadline(const struct engine *e)
 	return worst;
 }
 
-static int make_scratch(struct run *r, struct strbuf *err)
-{
-	const char *tmpenv = getenv("TMPDIR");
-	r->tmp = xasprintf("%s/grader-mutate.XXXXXX", tmpenv && *tmpenv == '/' ? tmpenv : "/tmp");
-	if (!mkdtemp(r->tmp)) {
-		strbuf_addf(err, "cannot create a scratch directory '%s': %s", r->tmp, strerror(errno));
-		free(r->tmp);
-		r->tmp = NULL;
-		return -1;
-	}
-	chmod(r->tmp, 0711);
-	for (int k = 0; k < r->nworkers; k++) {
-		char *dir = worker_dir(r, k);
-		int rc = mkdir(dir, 0711);
-		if (rc < 0)
-			strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
-		free(dir);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}
-
 static int grade_mutants(struct run *r, struct strbuf *err)
 {
 	struct workers_client c;
@@ -296,7 +273,8 @@ static int grade_mutants(struct run *r, struct strbuf *err)
 	c.stop = worker_stop;
 	c.finished = mutant_finished;
 	c.ctx = r;
-	if (make_scratch(r, err) == 0)
+	r->tmp = workers_scratch("mutate", r->nworkers, err);
+	if (r->tmp)
 		ret = workers_run(&c, tasks, r->ntasks, err);
 	free(tasks);
 	return ret;

@@ -174,3 +174,25 @@ void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
 	if (vg->tally.passed < vg->tally.tests && grp->hint)
 		strbuf_addf(sb, "\nHint: %s\n", grp->hint);
 }
+
+void report_problem_lines(struct strbuf *sb, const struct view *v)
+{
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		strbuf_addf(sb, "%s ", vp->problem->id);
+		report_title(sb, vp->problem);
+		strbuf_addstr(sb, ": ");
+		text_score(sb, vp->score);
+		strbuf_addstr(sb, " / ");
+		text_score(sb, vp->max_score);
+		if (vp->build_verdict != V_CORRECT)
+			strbuf_addf(sb, " (%s)\n", verdict_words(vp->build_verdict));
+		else
+			strbuf_addf(sb, " (%d of %d tests passed)\n", vp->tally.passed, vp->tally.tests);
+		if (report_left_out(sb, vp))
+			strbuf_addch(sb, '\n');
+	}
+	if (v->internal_error)
+		strbuf_addstr(sb, "Some tests could not be judged because of a problem in the grader, not in your "
+				  "code: please tell your instructor.\n");
+}

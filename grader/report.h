@@ -92,6 +92,14 @@ void report_size(struct strbuf *sb, unsigned long long bytes);
  */
 void report_title(struct strbuf *sb, const struct problem *p);
 
+/*
+ * One line per problem ("p1 Partizan stone game: 17 / 22 (780 of 842 tests
+ * passed)", or the build's verdict), what its output budget left out, and a
+ * last line when the grader could not judge some test: the overview that
+ * Gradescope's and PrairieLearn's top-level output share.
+ */
+void report_problem_lines(struct strbuf *sb, const struct view *v);
+
 /* The student's file as a path CI tools can point at: "mywork/p1.c" (no "./"). */
 char *report_source_path(const struct view *v, const struct view_problem *vp);
 

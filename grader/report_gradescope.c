@@ -68,24 +68,7 @@ static void overall_output(struct strbuf *sb, const struct view *v)
 	strbuf_addstr(sb, " / ");
 	text_score(sb, v->max_score);
 	strbuf_addch(sb, '\n');
-	for (int i = 0; i < v->nproblems; i++) {
-		const struct view_problem *vp = &v->problems[i];
-		strbuf_addf(sb, "%s ", vp->problem->id);
-		report_title(sb, vp->problem);
-		strbuf_addstr(sb, ": ");
-		text_score(sb, vp->score);
-		strbuf_addstr(sb, " / ");
-		text_score(sb, vp->max_score);
-		if (vp->build_verdict != V_CORRECT)
-			strbuf_addf(sb, " (%s)\n", verdict_words(vp->build_verdict));
-		else
-			strbuf_addf(sb, " (%d of %d tests passed)\n", vp->tally.passed, vp->tally.tests);
-		if (report_left_out(sb, vp))
-			strbuf_addch(sb, '\n');
-	}
-	if (v->internal_error)
-		strbuf_addstr(sb, "Some tests could not be judged because of a problem in the grader, not in your "
-				  "code: please tell your instructor.\n");
+	report_problem_lines(sb, v);
 }
 
 int report_gradescope(FILE *out, const struct view *v, const struct report_options *o)

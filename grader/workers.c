@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "interrupt.h"
+#include "util.h"
 
 #define STOP_GRACE_MS 5000
 #define TICK_MS 200
@@ -412,4 +414,35 @@ int workers_run(const struct workers_client *client, const int *tasks, int ntask
 	}
 	free(ps.ws);
 	return ret;
+}
+
+char *workers_scratch_dir(const char *scratch, int k)
+{
+	return xasprintf("%s/w%d", scratch, k);
+}
+
+char *workers_scratch(const char *what, int nworkers, struct strbuf *err)
+{
+	const char *tmpenv = getenv("TMPDIR");
+	char *tmp = xasprintf("%s/grader-%s.XXXXXX", tmpenv && *tmpenv == '/' ? tmpenv : "/tmp", what);
+
+	if (!mkdtemp(tmp)) {
+		strbuf_addf(err, "cannot create a scratch directory '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	chmod(tmp, 0711);
+	for (int k = 0; k < nworkers; k++) {
+		char *dir = workers_scratch_dir(tmp, k);
+		int rc = mkdir(dir, 0711);
+		if (rc < 0)
+			strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
+		free(dir);
+		if (rc < 0) {
+			remove_tree(tmp);
+			free(tmp);
+			return NULL;
+		}
+	}
+	return tmp;
 }

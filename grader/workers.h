@@ -64,4 +64,16 @@ struct workers_client {
  */
 int workers_run(const struct workers_client *client, const int *tasks, int ntasks, struct strbuf *err);
 
+/*
+ * The workers' scratch space: $TMPDIR (or /tmp)/grader-<what>.XXXXXX, mode
+ * 0711 (the sandbox's users may enter it but not list it), with one folder
+ * workers_scratch_dir(k) per worker.  Returns the new directory (the
+ * caller's: it removes the tree and frees the string), or NULL with a
+ * message in err (nothing left behind but what remove_tree() of a partial
+ * tree would find: the caller gets NULL and nothing to remove).
+ */
+char *workers_scratch(const char *what, int nworkers, struct strbuf *err);
+/* Worker k's folder in the scratch space (a new string). */
+char *workers_scratch_dir(const char *scratch, int k);
+
 #endif

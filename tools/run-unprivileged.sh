@@ -3,7 +3,7 @@
 # the grader: as a normal user, and as a normal user whose machine refuses
 # new user namespaces (a container runtime's seccomp profile).
 #
-#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile)
+#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile summary mutate)
 #
 # As root (CI): creates a system user for the run (removed afterwards),
 # copies the repository and the built graders into a directory of that
@@ -24,7 +24,7 @@
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
-suites=${*:-integration reports pack batch hostile}
+suites=${*:-integration reports pack batch hostile summary mutate}
 wrapper=$top/build/tests/deny-userns
 user=combgrader-test
 
