@@ -49,6 +49,7 @@ struct engine_options {
 	const char *scratch_parent;/* where the scratch directory goes; NULL: $TMPDIR, else /tmp */
 	const struct language *language; /* only this language's variants (selftest), NULL: all */
 	unsigned id_block;         /* which block of sandbox uids this engine's processes use (sandbox_ids; batch worker k: k + 1) */
+	bool growth;               /* measure how each problem's time grows (growth.h), not only after a timelimit */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 };
 

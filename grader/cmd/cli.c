@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"  --no-cache         always recompute the reference answers\n"
 	"  --show-hidden      instructor view: list hidden tests with their inputs, values and\n"
 	"                     output (students see only how many of a hidden group passed)\n"
+	"  --growth           measure how each problem's time grows with N (problems that declare\n"
+	"                     growth:; done anyway after a time limit), e.g. 'f grows like N^3.0'\n"
 	"  -v, --verbose      list passing tests too\n"
 	"  --resume           batch: skip students whose result is complete and current\n"
 	"  --shard I/N        batch: grade the I-th of N deterministic parts of the class\n"
@@ -112,7 +114,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT
+	OPT_ASSIGNMENT, OPT_GROWTH
 };
 
 static const struct option longopts[] = {
@@ -125,6 +127,7 @@ static const struct option longopts[] = {
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN },
+	{ "growth", no_argument, NULL, OPT_GROWTH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
@@ -248,6 +251,9 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		return 0;
 	case OPT_SHOW_HIDDEN:
 		cli->show_hidden = true;
+		return 0;
+	case OPT_GROWTH:
+		cli->growth = true;
 		return 0;
 	case 'v':
 		cli->verbose = true;
@@ -446,6 +452,7 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 	o->jobs = cli->jobs;
 	o->reference_dir = cli->reference;
 	o->cache_dir = cli->cache;
+	o->growth = cli->growth;
 	o->log = stderr;
 }
 
