@@ -47,7 +47,7 @@ static void least_squares(const struct growth_result *g, bool log_x, double *a, 
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
 	for (int i = 0; i < g->npoints; i++) {
 		const struct growth_point *pt = &g->points[i];
-		double x = log_x ? log((double)pt->size) : (double)pt->size, y = log(pt->ms);
+		double x = log_x ? log((double)pt->size) : (double)pt->size, y = log(pt->ms - g->fixed_ms);
 		if (!usable(pt))
 			continue;
 		sx += x;
@@ -112,8 +112,13 @@ void growth_fit(struct growth_result *g)
 {
 	double a, p, log_s;
 	g->nused = 0;
-	for (int i = 0; i < g->npoints; i++)
-		g->nused += usable(&g->points[i]);
+	g->fixed_ms = 0;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		g->nused += usable(pt);
+		if (!pt->capped && pt->ms < GROWTH_FIXED_MAX_MS && (!g->fixed_ms || pt->ms < g->fixed_ms))
+			g->fixed_ms = pt->ms;
+	}
 	g->known = g->nused >= 2;
 	g->exponential = false;
 	g->extrapolated_s = -1;

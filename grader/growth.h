@@ -25,7 +25,9 @@
  *            usable points came out because the time jumped past the cap
  *            within one doubling (exponential growth does that), the sizes
  *            between the last two are tried in eight even steps.
- *   fit      least squares of log t over log N, over the usable points:
+ *   fit      the fixed cost of a call (starting the case, passing the
+ *            input: the fastest time measured, when under 1 ms) is taken
+ *            off every time; then least squares of log t over log N, over the usable points:
  *            those at or above GROWTH_MIN_MS (well above timer resolution)
  *            and under the cap.  At least two are needed to say anything.
  *   class    exponential when the fitted exponent exceeds GROWTH_EXP_CUTOFF
@@ -55,6 +57,7 @@
 #define GROWTH_REPS_SLOW 3       /*   for sizes whose first run took over GROWTH_SLOW_MS */
 #define GROWTH_SLOW_MS 300.0
 #define GROWTH_EXP_CUTOFF 6.0    /* a fitted exponent above this is exponential growth */
+#define GROWTH_FIXED_MAX_MS 1.0 /* the fastest point, when under this, is a call's fixed cost */
 #define GROWTH_MAX_POINTS 40
 
 struct growth_point {
@@ -70,6 +73,7 @@ struct growth_result {
 	struct growth_point points[GROWTH_MAX_POINTS];
 	int npoints;
 	int nused;                 /* points the fit used */
+	double fixed_ms;           /* the fixed cost of a call, subtracted before the fit */
 	bool known;                /* at least two usable points: exponent and class mean something */
 	double exponent;           /* fitted p of t ~ N^p */
 	bool exponential;
