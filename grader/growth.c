@@ -315,15 +315,14 @@ static int measure_size(struct measure *m, long long n, struct growth_point *pt)
 	if (reps > 1 && run_calls(m, n, reps - 1, ms + 1, &why) < 0)
 		goto failed;
 	pt->runs = reps;
+	/* a run over the cap counts as the cap: one such run among faster ones is noise, the median decides */
 	for (int i = 1; i < reps; i++)
-		if (ms[i] < 0) {
-			pt->capped = true;
-			pt->ms = GROWTH_RUN_CAP_MS;
-			return 1;
-		}
+		if (ms[i] < 0)
+			ms[i] = GROWTH_RUN_CAP_MS;
 	qsort(ms, (size_t)reps, sizeof(double), compare_doubles);
 	pt->ms = ms[reps / 2];
-	return 0;
+	pt->capped = pt->ms >= GROWTH_RUN_CAP_MS;
+	return pt->capped ? 1 : 0;
 failed:
 	free(m->g->stopped);
 	m->g->stopped = why;

@@ -19,7 +19,7 @@
  *            time (not wall-clock: the machine may be busy), the median of
  *            GROWTH_REPS runs (fewer for slow sizes, GROWTH_REPS_SLOW)
  *   sizes    from `sizes[0]`, doubling up to `sizes[1]`; doubling stops at
- *            a run over the cap, a run that fails (memory, crash), or when
+ *            a first run over the cap (or a median at the cap), a run that fails (memory, crash), or when
  *            the budget (GROWTH_BUDGET_MS of CPU per problem, all runs
  *            counted) cannot pay for the next size.  When fewer than three
  *            usable points came out because the time jumped past the cap
