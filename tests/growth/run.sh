@@ -58,7 +58,8 @@ if not re.fullmatch(pattern, g["message"]):
 # the fit stood on sizes whose times span a factor 16 or more, all at least 5 ms and under the 2 s cap
 used = [ms for n, ms in g["points"] if 5 <= ms < g["capped_ms"]]
 if len(used) != g["points_used"] or len(used) < 3 or max(used) < 16 * min(used):
-    errors.append(f"the fit used {g['points_used']} points, times {used}: fewer than 3, or spanning less than x16")
+    errors.append(f"the fit used {g['points_used']} points, times {used}: fewer than 3, or spanning less than x16 "
+                  f"(all points: {g['points']}, stopped: {g['stopped']})")
 if not isinstance(g["extrapolated_s"], (int, float)) or g["size"] is None:
     errors.append(f"no extrapolation: size {g['size']}, extrapolated_s {g['extrapolated_s']}")
 if g["used_s"] > g["budget_s"] + 2.5:   # a last capped run may overshoot the budget by its cap
@@ -74,7 +75,7 @@ PY
 
 # grade NAME DIR [--growth]: JSON and text reports in $TMP/NAME.{json,txt}
 grade() {
-	"$GRADER" grade --cache "$CACHE" --color never --only p4_dp $3 --format "json:$TMP/$1.json" \
+	"$GRADER" grade --cache "$CACHE" --color never --only p4_dp ${3:-} --format "json:$TMP/$1.json" \
 		--format "text:$TMP/$1.txt" "$2" >/dev/null 2>"$TMP/$1.err"
 }
 
@@ -97,7 +98,9 @@ for i in 1 2 3; do
 			not_ok "$kind, run $i: exit $code, expected $code_want ($(tail -c 300 "$TMP/$kind$i.err"))"
 			continue
 		fi
-		if out=$(python3 "$TMP/check.py" "$kind, run $i${flag:+ (--growth)}${flag:- (no --growth: after its time limit)}" \
+		label="$kind, run $i (--growth)"
+		[ -z "$flag" ] && label="$kind, run $i (no --growth: measured after its time limit)"
+		if out=$(python3 "$TMP/check.py" "$label" \
 			"$TMP/$kind$i.json" "$TMP/$kind$i.txt" "$want" "$re" 2>&1); then
 			ok "$out"
 		else
