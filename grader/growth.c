@@ -357,26 +357,111 @@ static bool affordable(struct measure *m, double ms)
 	return false;
 }
 
-/* Exponential growth jumps past the cap within one doubling: fill in the sizes between. */
+/* Do the usable points so far settle the question: GROWTH_ENOUGH_POINTS of them spanning GROWTH_ENOUGH_SPAN? */
+/* The usable points: how many, and the factor their times span. */
+static int usable_span(const struct growth_result *g, double *span)
+{
+	double lo = 0, hi = 0;
+	int n = 0;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		if (!usable(pt))
+			continue;
+		lo = n && lo < pt->ms ? lo : pt->ms;
+		hi = hi > pt->ms ? hi : pt->ms;
+		n++;
+	}
+	*span = n ? hi / lo : 0;
+	return n;
+}
+
+static bool enough(struct measure *m)
+{
+	double span;
+	int n = usable_span(m->g, &span);
+	if (n < GROWTH_ENOUGH_POINTS || span < GROWTH_ENOUGH_SPAN)
+		return false;
+	free(m->g->stopped);
+	m->g->stopped = xasprintf("%d sizes spanning a factor %.0f of time were enough", n, span);
+	return true;
+}
+
+/*
+ * Would size n go over the cap?  Judged from the last two points when both
+ * are usable, by their local exponent: a run known to be over the cap
+ * would spend the budget and add nothing.
+ */
+static bool predicted_over(struct measure *m, long long n)
+{
+	const struct growth_result *g = m->g;
+	const struct growth_point *a, *b;
+	double p, predicted;
+	if (g->npoints < 2)
+		return false;
+	a = &g->points[g->npoints - 2];
+	b = &g->points[g->npoints - 1];
+	if (!usable(a) || !usable(b) || b->size <= a->size)
+		return false;
+	p = log(b->ms / a->ms) / log((double)b->size / (double)a->size);
+	predicted = b->ms * pow((double)n / (double)b->size, p);
+	if (predicted < 1.5 * GROWTH_RUN_CAP_MS)
+		return false;
+	free(m->g->stopped);
+	m->g->stopped = xasprintf("at N = %lld a call would take about %.1f s, over the %u ms cap", n,
+				  predicted / 1000, GROWTH_RUN_CAP_MS);
+	return true;
+}
+
+/* Exponential growth jumps past the cap within one doubling: the sizes between, in eight even steps. */
+static void refine_linear(struct measure *m, long long lo, long long hi)
+{
+	struct growth_result *g = m->g;
+	long long step = (hi - lo) / 8 > 0 ? (hi - lo) / 8 : 1;
+	for (long long n = lo + step; n < hi && !grader_interrupted; n += step) {
+		double last = g->points[g->npoints - 1].ms;
+		if (!affordable(m, last) || !add_point(m, n) || enough(m))
+			break;
+	}
+}
+
+/*
+ * A polynomial whose times went from under 5 ms to over the cap within
+ * two doublings: the sizes halfway (x sqrt 2) around the last one under
+ * the cap, the upper first, until three usable points span a factor 16.
+ */
+static void refine_geometric(struct measure *m, long long last)
+{
+	struct growth_result *g = m->g;
+	long long sizes[2] = { llround((double)last * M_SQRT2), llround((double)last / M_SQRT2) };
+	for (int k = 0; k < 2 && !grader_interrupted; k++) {
+		double span;
+		if (usable_span(g, &span) >= 3 && span >= 16)
+			break;
+		if (sizes[k] < m->p->growth.from || !affordable(m, 3 * g->points[g->npoints - 1].ms))
+			break;
+		if (!add_point(m, sizes[k]) && !g->points[g->npoints - 1].capped)
+			break; /* a failure, not the cap */
+	}
+}
+
+/*
+ * Fewer than three usable points because the last size went over the cap:
+ * fill in.  A jump past the cap by more than 2^6 from the size before is
+ * exponential-looking (a polynomial of degree 6 or less cannot do it):
+ * linear steps; else halfway sizes.
+ */
 static void refine(struct measure *m)
 {
 	struct growth_result *g = m->g;
-	long long hi, lo, step;
-	int used = 0;
-	if (g->npoints < 2 || !g->points[g->npoints - 1].capped)
+	const struct growth_point *below;
+	double span;
+	if (g->npoints < 2 || !g->points[g->npoints - 1].capped || usable_span(g, &span) >= 3)
 		return;
-	for (int i = 0; i < g->npoints; i++)
-		used += usable(&g->points[i]);
-	if (used >= 3)
-		return;
-	hi = g->points[g->npoints - 1].size;
-	lo = g->points[g->npoints - 2].size;
-	step = (hi - lo) / 8 > 0 ? (hi - lo) / 8 : 1;
-	for (long long n = lo + step; n < hi && !grader_interrupted; n += step) {
-		double last = g->points[g->npoints - 1].ms;
-		if (!affordable(m, last) || !add_point(m, n))
-			break;
-	}
+	below = &g->points[g->npoints - 2];
+	if (GROWTH_RUN_CAP_MS > 64 * below->ms)
+		refine_linear(m, below->size, g->points[g->npoints - 1].size);
+	else
+		refine_geometric(m, below->size);
 }
 
 static int compare_points(const void *a, const void *b)
@@ -394,7 +479,7 @@ static void search(struct measure *m)
 		/* the next size costs some 4 times the last (N^2) at least: stop before the budget runs out */
 		if (g->npoints && !affordable(m, 4 * g->points[g->npoints - 1].ms))
 			break;
-		if (!add_point(m, n))
+		if (predicted_over(m, n) || !add_point(m, n) || enough(m))
 			break;
 	}
 	refine(m);

@@ -21,10 +21,16 @@
  *   sizes    from `sizes[0]`, doubling up to `sizes[1]`; doubling stops at
  *            a first run over the cap (or a median at the cap), a run that fails (memory, crash), or when
  *            the budget (GROWTH_BUDGET_MS of CPU per problem, all runs
- *            counted) cannot pay for the next size.  When fewer than three
+ *            counted) cannot pay for the next size.  It also stops early
+ *            when GROWTH_ENOUGH_POINTS usable points span GROWTH_ENOUGH_SPAN
+ *            (the fit is settled), and before a size that the last two
+ *            usable points' local exponent puts over 1.5 x the cap (a run
+ *            known to be killed would only spend the budget).  When fewer than three
  *            usable points came out because the time jumped past the cap
- *            within one doubling (exponential growth does that), the sizes
- *            between the last two are tried in eight even steps.
+ *            within one doubling by more than 2^6 (exponential growth does
+ *            that), the sizes between the last two are tried in eight even
+ *            steps; after a smaller jump (a steep polynomial), the sizes
+ *            x sqrt 2 and / sqrt 2 around the last one under the cap.
  *   fit      the fixed cost of a call (starting the case, passing the
  *            input: the fastest time measured, when under 1 ms) is taken
  *            off every time; then least squares of log t over log N, over the usable points:
@@ -58,6 +64,8 @@
 #define GROWTH_SLOW_MS 300.0
 #define GROWTH_EXP_CUTOFF 6.0    /* a fitted exponent above this is exponential growth */
 #define GROWTH_FIXED_MAX_MS 1.0 /* the fastest point, when under this, is a call's fixed cost */
+#define GROWTH_ENOUGH_POINTS 4 /* this many usable points... */
+#define GROWTH_ENOUGH_SPAN 32.0  /* ...whose times span this factor settle the fit: no larger sizes */
 #define GROWTH_MAX_POINTS 40
 
 struct growth_point {
