@@ -224,7 +224,8 @@ static void plan_call(const struct measure *m, struct run_task *t, const struct 
 	t->args = (struct strbuf)STRBUF_INIT;
 	strbuf_add(&t->args, args->buf, args->len);
 	t->cpu_ms = GROWTH_RUN_CAP_MS;
-	t->wall_ms = GROWTH_RUN_CAP_MS * 2 + 1000;
+	/* CPU time is what counts: a busy machine may stretch the wall clock far beyond it */
+	t->wall_ms = GROWTH_RUN_CAP_MS * 10;
 	t->memory_mb = problem_max_memory_mb(p);
 	t->output_kb = p->limits.output_kb;
 	t->zygote_memory_mb = problem_max_memory_mb(p);
@@ -255,7 +256,11 @@ static int run_calls(struct measure *m, long long n, int reps, double *ms, char 
 		struct judgement j;
 		memset(&j, 0, sizeof(j));
 		verdict_of_run(&j, &tasks[i], &m->p->funcs[m->p->growth.func]);
-		if (j.verdict == V_CORRECT) {
+		if (tasks[i].facts.outcome == RUN_WALL_TIMEOUT && tasks[i].facts.child_cpu_ms < GROWTH_RUN_CAP_MS) {
+			*why = xasprintf("at N = %lld a call used %u ms of CPU in %u ms of wall-clock time (sleeping, or "
+					 "the machine too busy)", n, tasks[i].facts.child_cpu_ms, tasks[i].wall_ms);
+			ret = -1;
+		} else if (j.verdict == V_CORRECT) {
 			ms[i] = tasks[i].facts.outcome == RUN_REPORTED ? tasks[i].facts.report.cpu_us / 1000.0 : j.cpu_ms;
 			m->used_ms += ms[i];
 		} else if (j.verdict == V_TIMELIMIT) {
@@ -412,14 +417,26 @@ static bool predicted_over(struct measure *m, long long n)
 	return true;
 }
 
-/* Exponential growth jumps past the cap within one doubling: the sizes between, in eight even steps. */
-static void refine_linear(struct measure *m, long long lo, long long hi)
+/* Three usable points spanning a factor 16: what a refinement must reach. */
+static bool refined(const struct growth_result *g)
+{
+	double span;
+	return usable_span(g, &span) >= 3 && span >= 16;
+}
+
+/*
+ * Exponential growth jumps past the cap within one doubling: the sizes
+ * between, in eight even steps - or one by one when the time at lo is
+ * already usable (the cap is then only a few steps of a base-2 growth
+ * away).
+ */
+static void refine_linear(struct measure *m, const struct growth_point *below, long long hi)
 {
 	struct growth_result *g = m->g;
-	long long step = (hi - lo) / 8 > 0 ? (hi - lo) / 8 : 1;
+	long long lo = below->size, step = usable(below) ? 1 : (hi - lo) / 8 > 0 ? (hi - lo) / 8 : 1;
 	for (long long n = lo + step; n < hi && !grader_interrupted; n += step) {
 		double last = g->points[g->npoints - 1].ms;
-		if (!affordable(m, last) || !add_point(m, n) || enough(m))
+		if (!affordable(m, last) || !add_point(m, n) || refined(g))
 			break;
 	}
 }
@@ -428,19 +445,25 @@ static void refine_linear(struct measure *m, long long lo, long long hi)
  * A polynomial whose times went from under 5 ms to over the cap within
  * two doublings: the sizes halfway (x sqrt 2) around the last one under
  * the cap, the upper first, until three usable points span a factor 16.
+ * If the upper one is over the cap too although a polynomial of degree 6
+ * or less would have stayed under it (at most 2^3 times the size below),
+ * the growth is exponential-looking after all: linear steps up to it.
  */
-static void refine_geometric(struct measure *m, long long last)
+static void refine_geometric(struct measure *m, const struct growth_point *below)
 {
 	struct growth_result *g = m->g;
-	long long sizes[2] = { llround((double)last * M_SQRT2), llround((double)last / M_SQRT2) };
-	for (int k = 0; k < 2 && !grader_interrupted; k++) {
-		double span;
-		if (usable_span(g, &span) >= 3 && span >= 16)
-			break;
+	long long sizes[2] = { llround((double)below->size * M_SQRT2), llround((double)below->size / M_SQRT2) };
+	for (int k = 0; k < 2 && !grader_interrupted && !refined(g); k++) {
 		if (sizes[k] < m->p->growth.from || !affordable(m, 3 * g->points[g->npoints - 1].ms))
 			break;
-		if (!add_point(m, sizes[k]) && !g->points[g->npoints - 1].capped)
+		if (add_point(m, sizes[k]))
+			continue;
+		if (!g->points[g->npoints - 1].capped)
 			break; /* a failure, not the cap */
+		if (k == 0 && GROWTH_RUN_CAP_MS > 8 * below->ms) {
+			refine_linear(m, below, sizes[k]);
+			break;
+		}
 	}
 }
 
@@ -459,9 +482,9 @@ static void refine(struct measure *m)
 		return;
 	below = &g->points[g->npoints - 2];
 	if (GROWTH_RUN_CAP_MS > 64 * below->ms)
-		refine_linear(m, below->size, g->points[g->npoints - 1].size);
+		refine_linear(m, below, g->points[g->npoints - 1].size);
 	else
-		refine_geometric(m, below->size);
+		refine_geometric(m, below);
 }
 
 static int compare_points(const void *a, const void *b)

@@ -112,7 +112,7 @@ done
 # Without --growth and without a time limit nothing is measured, and no report mentions it.
 grade plain "$TMP/reference" ""
 if python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["problems"][0]["growth"] is not None)' \
-	"$TMP/plain.json" && ! grep -q 'growth' "$TMP/plain.txt" "$TMP/plain.err"; then
+	"$TMP/plain.json" && ! grep -q 'growth:\|grows' "$TMP/plain.txt" "$TMP/plain.err"; then
 	ok "the reference without --growth: not measured (growth null, no growth line)"
 else
 	not_ok "the reference without --growth was measured or mentions growth"
