@@ -29,8 +29,9 @@
  *            usable points came out because the time jumped past the cap
  *            within one doubling by more than 2^6 (exponential growth does
  *            that), the sizes between the last two are tried in eight even
- *            steps; after a smaller jump (a steep polynomial), the sizes
- *            x sqrt 2 and / sqrt 2 around the last one under the cap.
+ *            steps (one by one when the size below is usable already); after
+ *            a smaller jump (a steep polynomial), the sizes x sqrt 2 and
+ *            / sqrt 2 around the last one under the cap (docs/growth.md).
  *   fit      the fixed cost of a call (starting the case, passing the
  *            input: the fastest time measured, when under 1 ms) is taken
  *            off every time; then least squares of log t over log N, over the usable points:
