@@ -15,6 +15,7 @@
 #include "interrupt.h"
 #include "runner.h"
 #include "filter.h"
+#include "growth.h"
 #include "sandbox.h"
 #include "verdict.h"
 
@@ -696,6 +697,8 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	grade_result_score(out);
 	if (compare)
 		diagnose_result(out);
+	if (compare)
+		growth_after_grading(e, builds, out);
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;
 cleanup:

@@ -51,6 +51,11 @@ struct engine_options {
 	unsigned id_block;         /* which block of sandbox uids this engine's processes use (sandbox_ids; batch worker k: k + 1) */
 	bool stop_at_first_failure;/* grading: once any test is not correct, the tests not yet started are
 				    * skipped (mutation analysis: one failure kills a mutant) */
+	enum growth_when {         /* when to measure how a problem's time grows (growth.h) */
+		GROWTH_AFTER_TIMELIMIT = 0, /* when a test of the declared call fails by time (grade's default) */
+		GROWTH_ALWAYS,         /* --growth */
+		GROWTH_NEVER,          /* --no-growth; batch's and mutate's default */
+	} growth;
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 };
 

@@ -697,7 +697,8 @@ static void name_cases(struct problem *p)
 }
 
 /* The top-level keys of a problem file, in this order in v[]. */
-enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_MUTANTS, K_COUNT };
+enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_MUTANTS, K_GROWTH,
+       K_COUNT };
 
 static int load_functions(struct loader *ld, yaml_node_t *list)
 {
@@ -877,6 +878,96 @@ static int load_equivalent_mutants(struct loader *ld, yaml_node_t *list)
 	return 0;
 }
 
+/* ---- growth: how the cost should grow in a size N (growth.h measures it) ---- */
+
+/* "N", "N^2" ... "N^6", or "2^N" (exponential). */
+static int parse_order(struct loader *ld, yaml_node_t *n, int *out)
+{
+	const char *s;
+	if (expect_type(ld, n, YAML_SCALAR_NODE, "growth expected") < 0)
+		return -1;
+	s = scalar(n);
+	if (!strcmp(s, "N"))
+		*out = 1;
+	else if (!strcmp(s, "2^N"))
+		*out = GROWTH_EXPONENTIAL;
+	else if (!strncmp(s, "N^", 2) && s[2] >= '1' && s[2] <= '6' && !s[3])
+		*out = s[2] - '0';
+	else
+		return fail(ld, n, "growth expected must be N, N^2 ... N^6 or 2^N, not '%s'", s);
+	return 0;
+}
+
+/* `size: length` (the array input's length) or `size: arg K` (the K-th input, an integer, 1-based). */
+static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
+{
+	const struct signature *sig = &ld->p->funcs[gs->func];
+	const char *s;
+	int k = 0;
+	if (expect_type(ld, n, YAML_SCALAR_NODE, "growth size") < 0)
+		return -1;
+	s = scalar(n);
+	gs->by_length = !strcmp(s, "length");
+	if (gs->by_length) {
+		for (k = 0; k < sig->ninputs && sig->input_types[k] != VT_INT_ARRAY; k++)
+			;
+		if (k == sig->ninputs)
+			return fail(ld, n, "growth size 'length': %s takes no array", sig->name);
+	} else {
+		char *end;
+		long v = !strncmp(s, "arg ", 4) ? strtol(s + 4, &end, 10) : 0;
+		if (!v || *end || v < 1 || v > sig->ninputs)
+			return fail(ld, n, "growth size must be 'length' or 'arg K' (K from 1 to %d), not '%s'",
+				    sig->ninputs, s);
+		k = (int)v - 1;
+		if (sig->input_types[k] == VT_INT_ARRAY || sig->input_types[k] == VT_BOOL)
+			return fail(ld, n, "growth size '%s': that input is no integer (say 'length' for an array)", s);
+	}
+	gs->size_arg = k;
+	return 0;
+}
+
+/* The sizes [from, to] fit the size's type, and leave room to double. */
+static int check_growth_sizes(struct loader *ld, yaml_node_t *n, const struct growth_spec *gs)
+{
+	enum value_type t = ld->p->funcs[gs->func].input_types[gs->size_arg];
+	if (gs->from < 1)
+		return fail(ld, n, "growth sizes must start at 1 or more, not %lld", gs->from);
+	if (gs->to < 4 * gs->from)
+		return fail(ld, n, "growth sizes [%lld, %lld] must span at least a factor 4 (two doublings)", gs->from,
+			    gs->to);
+	if (gs->by_length ? gs->to > MAX_ARRAY_LEN : !value_fits(t, gs->to))
+		return fail(ld, n, "growth size %lld is too large for %s", gs->to,
+			    gs->by_length ? "an array" : value_type_name(t));
+	return 0;
+}
+
+static int load_growth(struct loader *ld, yaml_node_t *n)
+{
+	static const char *const keys[] = { "call", "size", "expected", "sizes", "values", NULL };
+	struct growth_spec *gs = &ld->p->growth;
+	yaml_node_t *v[5];
+	if (read_mapping(ld, n, "growth", keys, v) < 0)
+		return -1;
+	gs->line = (int)n->start_mark.line + 1;
+	gs->column = (int)n->start_mark.column + 1;
+	if (require(ld, n, v[1], "size", "growth") < 0 || require(ld, n, v[2], "expected", "growth") < 0 ||
+	    require(ld, n, v[3], "sizes", "growth") < 0)
+		return -1;
+	if (find_function(ld, n, v[0], &gs->func) < 0 || parse_size(ld, v[1], gs) < 0 ||
+	    parse_order(ld, v[2], &gs->expected) < 0 || read_pair(ld, v[3], "growth sizes", &gs->from, &gs->to) < 0 ||
+	    check_growth_sizes(ld, v[3], gs) < 0)
+		return -1;
+	gs->lo = 0;
+	gs->hi = 1000;
+	if (v[4] && read_pair(ld, v[4], "growth values", &gs->lo, &gs->hi) < 0)
+		return -1;
+	if (v[4] && (!value_fits(VT_INT, gs->lo) || !value_fits(VT_INT, gs->hi)))
+		return fail(ld, v[4], "growth values must fit an int");
+	gs->declared = true;
+	return 0;
+}
+
 /* The problem in one language: the common keys v[], then what languages.<lang> (lang_node, or NULL) changes. */
 static int load_variant(struct loader *ld, yaml_node_t **v, const struct language *lang, yaml_node_t *lang_node)
 {
@@ -918,6 +1009,8 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 	if (p->limits.cpu_floor_ms && !p->limits.cpu_factor)
 		return fail(ld, lv[2] ? lv[2] : v[K_LIMITS], "cpu_floor_ms only applies with cpu_factor (relative limits)");
 	if (v[K_EQUIVALENT] && get_string(ld, v[K_EQUIVALENT], "equivalent_to", &p->equivalent_to) < 0)
+		return -1;
+	if (v[K_GROWTH] && load_growth(ld, v[K_GROWTH]) < 0)
 		return -1;
 	if (!p->limits.cpu_ms && !p->limits.cpu_factor)
 		p->limits.cpu_ms = DEFAULT_CPU_MS;
@@ -996,7 +1089,7 @@ static int list_languages(struct loader *ld, yaml_node_t **v, const struct langu
 static int load_document(struct loader *ld, yaml_node_t *root)
 {
 	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
-					    "equivalent_to", "languages", "equivalent_mutants", NULL };
+					    "equivalent_to", "languages", "equivalent_mutants", "growth", NULL };
 	yaml_node_t *v[K_COUNT], *nodes[8], *lang_keys[8];
 	const struct language *langs[8];
 	struct problem *p = ld->p;

@@ -71,6 +71,23 @@ struct group {
 };
 
 /*
+ * How a problem's cost should grow (the `growth:` key): which call, which
+ * argument is the size N (an array's length, or an integer's value), the
+ * expected order, and the sizes the measurement may try (growth.h does it).
+ */
+#define GROWTH_EXPONENTIAL (-1) /* expected: 2^N */
+struct growth_spec {
+	bool declared;           /* the file has a growth: key */
+	int func;                /* index into funcs */
+	int size_arg;            /* the input whose size is N */
+	bool by_length;          /* N is that array's length; else the integer's value */
+	int expected;            /* the exponent k of N^k (1..6), or GROWTH_EXPONENTIAL */
+	long long from, to;      /* the smallest and the largest N to try */
+	long long lo, hi;        /* the values generated for elements and the other integer inputs */
+	int line, column;        /* where the key stands */
+};
+
+/*
  * One problem in one language.  A problem file accepting several languages
  * (`languages:`) loads as one struct problem per language - its variants -
  * each complete in itself (groups, cases, limits, names as shown to a
@@ -98,6 +115,7 @@ struct problem {
 	struct test_case *cases;
 	int ncases;
 	double max_score;
+	struct growth_spec growth; /* declared or not (growth.declared) */
 	char *equivalent_to;     /* selftest: this reference must agree with that problem's on its cases */
 	struct equivalent_mutant *equivalents; /* equivalent_mutants: (every variant holds a copy of the list) */
 	int nequivalents;

@@ -19,9 +19,11 @@
 #include "report.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "growth.h"
 #include "jsontext.h"
 #include "version.h"
 
@@ -101,6 +103,37 @@ static json_t *test_json(const struct problem *p, const struct view_test *vt)
 	return j;
 }
 
+/* How the time grows: "growth": {"exponent": 3.02, "class": "N^3", "expected": "N^2", "points": [[N, ms]...]...} */
+static json_t *growth_json(const struct growth_result *g)
+{
+	json_t *j = json_object(), *points = json_array();
+	struct strbuf cls = STRBUF_INIT, expected = STRBUF_INIT;
+	growth_class_name(&cls, g->order, g->exponential);
+	growth_expected_name(&expected, g->expected);
+	json_object_set_new(j, "call", json_string(g->call));
+	json_object_set_new(j, "class", g->known ? json_string(cls.buf) : json_null());
+	json_object_set_new(j, "exponent", g->known ? json_real(round(g->exponent * 100) / 100) : json_null());
+	json_object_set_new(j, "base", g->known && g->exponential ? json_real(round(g->base * 1000) / 1000) : json_null());
+	json_object_set_new(j, "expected", json_string(expected.buf));
+	for (int i = 0; i < g->npoints; i++)
+		json_array_append_new(points, json_pack("[I, f]", (json_int_t)g->points[i].size,
+							round(g->points[i].ms * 1000) / 1000));
+	json_object_set_new(j, "points", points);
+	json_object_set_new(j, "points_used", json_integer(g->nused));
+	json_object_set_new(j, "capped_ms", json_integer(GROWTH_RUN_CAP_MS));
+	json_object_set_new(j, "size", g->target ? json_integer(g->target) : json_null());
+	json_object_set_new(j, "group", g->target_group ? json_string(g->target_group) : json_null());
+	json_object_set_new(j, "extrapolated_s", g->extrapolated_s >= 0 ? json_real(round(g->extrapolated_s * 1000) / 1000)
+									 : json_null());
+	json_object_set_new(j, "stopped", g->stopped ? json_string(g->stopped) : json_null());
+	json_object_set_new(j, "budget_s", json_real(GROWTH_BUDGET_MS / 1000.0));
+	json_object_set_new(j, "used_s", json_real(round(g->used_s * 1000) / 1000));
+	json_object_set_new(j, "message", json_string(g->sentence));
+	strbuf_release(&cls);
+	strbuf_release(&expected);
+	return j;
+}
+
 static json_t *problem_json(const struct view_problem *vp)
 {
 	const struct problem *p = vp->problem;
@@ -135,6 +168,7 @@ static json_t *problem_json(const struct view_problem *vp)
 	for (int k = 0; k < vp->ntests; k++)
 		json_array_append_new(tests, test_json(p, &vp->tests[k]));
 	json_object_set_new(pj, "tests", tests);
+	json_object_set_new(pj, "growth", vp->growth ? growth_json(vp->growth) : json_null());
 	return pj;
 }
 

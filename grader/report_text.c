@@ -23,6 +23,7 @@
  * CLI decides: a terminal, and no NO_COLOR).
  */
 #include "report.h"
+#include "growth.h"
 #include "text.h"
 
 #include <stdlib.h>
@@ -267,6 +268,11 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 	fputc('\n', out);
 	if (report_left_out(&note, vp))
 		print_wrapped(out, "  ", "note:", note.buf, 0);
+	if (vp->growth) {
+		char *label = xasprintf("%sgrowth:%s", c->bold, c->off);
+		print_wrapped(out, "  ", label, vp->growth->sentence, strlen(c->bold) + strlen(c->off));
+		free(label);
+	}
 	strbuf_release(&note);
 	for (int g = 0; g < vp->ngroups; g++) {
 		const struct view_group *vg = &vp->groups[g];

@@ -1,6 +1,8 @@
 /* result.c - see result.h */
 #include "result.h"
 
+#include "growth.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +113,7 @@ void grade_result_release(struct grade_result *r)
 		free(pr->source);
 		free(pr->build_message);
 		free(pr->startup_output);
+		growth_result_free(pr->growth);
 	}
 	free(r->problems);
 	free(r->submission);

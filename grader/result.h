@@ -15,6 +15,8 @@
 
 #include "problem.h"
 
+struct growth_result;
+
 /* DOMjudge's spellings, plus missing, forbidden, skipped and judge-error */
 enum verdict {
 	V_CORRECT,
@@ -64,6 +66,7 @@ struct problem_result {
 	unsigned compile_ms;
 	char *startup_output;      /* what the submission printed before the tests (Python: at import), or NULL */
 	unsigned long long startup_total;
+	struct growth_result *growth; /* how its time grows (growth.h), or NULL: not measured; owned */
 };
 
 struct grade_result {

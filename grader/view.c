@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "growth.h"
 #include "text.h"
 
 /* Counts over a group whose tests are listed: the facts as they are. */
@@ -160,6 +161,7 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 	vp->compile_ms = pr->compile_ms;
 	vp->startup_output = pr->startup_output;
 	vp->startup_total = pr->startup_total;
+	vp->growth = pr->growth && (instructor || !pr->growth->from_hidden) ? pr->growth : NULL;
 	vp->score = pr->score;
 	vp->max_score = pr->max_score;
 	vp->ngroups = p->ngroups;

@@ -103,6 +103,8 @@ struct view_problem {
 	int output_left_out;       /* listed tests whose output the budget left out */
 	unsigned long long output_left_out_bytes; /* what those tests printed in all */
 	int messages_cut;          /* long messages cut to their first line */
+	const struct growth_result *growth; /* how its time grows (growth.h), or NULL: not measured, or
+				  * measured only because a hidden group failed by time (the instructor's) */
 };
 
 struct view {

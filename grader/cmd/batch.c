@@ -110,6 +110,9 @@ int cmd_batch(struct cli *cli)
 	o.outdir = cli->output;
 	cli_engine_options(cli, &o.engine, &set);
 	o.engine.jobs = 0;
+	/* up to 10 s of CPU per problem that timed out, for every such student: only when asked */
+	if (!cli->growth)
+		o.engine.growth = GROWTH_NEVER;
 	o.jobs = cli->jobs;
 	o.resume = cli->resume;
 	o.shard_index = cli->shard_index;

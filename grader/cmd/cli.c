@@ -45,6 +45,10 @@ static const char usage_text[] =
 	"  --no-cache         always recompute the reference answers\n"
 	"  --show-hidden      instructor view: list hidden tests with their inputs, values and\n"
 	"                     output (students see only how many of a hidden group passed)\n"
+	"  --growth           measure how each problem's time grows with N (problems that declare\n"
+	"                     growth:; grade does anyway after a time limit, batch only with\n"
+	"                     this option), e.g. 'f grows like N^3.0'\n"
+	"  --no-growth        never measure growth (up to 10 s of CPU per problem that timed out)\n"
 	"  -v, --verbose      list passing tests too\n"
 	"  --resume           batch: skip students whose result is complete and current\n"
 	"  --shard I/N        batch: grade the I-th of N deterministic parts of the class\n"
@@ -115,7 +119,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT
+	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH
 };
 
 static const struct option longopts[] = {
@@ -128,6 +132,8 @@ static const struct option longopts[] = {
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 	{ "show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN },
+	{ "growth", no_argument, NULL, OPT_GROWTH },
+	{ "no-growth", no_argument, NULL, OPT_NO_GROWTH },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
@@ -251,6 +257,12 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		return 0;
 	case OPT_SHOW_HIDDEN:
 		cli->show_hidden = true;
+		return 0;
+	case OPT_GROWTH:
+		cli->growth = true;
+		return 0;
+	case OPT_NO_GROWTH:
+		cli->no_growth = true;
 		return 0;
 	case 'v':
 		cli->verbose = true;
@@ -449,6 +461,8 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 	o->jobs = cli->jobs;
 	o->reference_dir = cli->reference;
 	o->cache_dir = cli->cache;
+	/* --growth wins over --no-growth; neither: after a time limit (batch and mutate decide for themselves) */
+	o->growth = cli->growth ? GROWTH_ALWAYS : cli->no_growth ? GROWTH_NEVER : GROWTH_AFTER_TIMELIMIT;
 	o->log = stderr;
 }
 

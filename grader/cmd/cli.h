@@ -38,7 +38,7 @@ struct cli {
 		bool created;     /* ... and created by it (removed if never written) */
 	} formats[CLI_MAX_FORMATS];
 	int nformats;
-	bool show_hidden, verbose, help, version, resume, sources;
+	bool show_hidden, verbose, help, version, resume, sources, growth, no_growth;
 	unsigned own;            /* CLI_OPT_* given */
 	int color;               /* -1 auto, 0 never, 1 always */
 	int shard_index, shard_count;

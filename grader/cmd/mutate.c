@@ -87,6 +87,7 @@ int cmd_mutate(struct cli *cli)
 		return GRADER_EXIT_USAGE;
 	memset(&o, 0, sizeof(o));
 	cli_engine_options(cli, &o.engine, &set);
+	o.engine.growth = GROWTH_NEVER; /* a mutant is killed by its first failure: nothing to explain */
 	o.jobs = cli->jobs;
 	o.progress = stderr;
 	cli_warn_isolation(SANDBOX_OWN_CODE);

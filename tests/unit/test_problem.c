@@ -401,6 +401,54 @@ static void test_minimal_defaults(void **state)
 	problem_release(&p);
 }
 
+/* ---- growth: (good/growth.yaml; the numbers are the file's) ---- */
+
+static void test_growth(void **state)
+{
+	struct problem p, q;
+	(void)state;
+	load_good(&p, "good/growth.yaml");
+	assert_int_equal(problem_nvariants(&p), 2);
+	for (int k = 0; k < 2; k++) {
+		const struct growth_spec *gs = &problem_variant(&p, k)->growth;
+		assert_true(gs->declared);
+		assert_int_equal(gs->func, 1);       /* canWin */
+		assert_int_equal(gs->size_arg, 1);   /* arg 2: n */
+		assert_false(gs->by_length);
+		assert_int_equal(gs->expected, GROWTH_EXPONENTIAL);
+		assert_int_equal(gs->from, 4);
+		assert_int_equal(gs->to, 64);
+		assert_int_equal(gs->lo, -5);
+		assert_int_equal(gs->hi, 5);
+		assert_int_equal(gs->line, 9);
+		assert_int_equal(gs->column, 3);
+	}
+	/* a file without the key declares nothing */
+	load_good(&q, "good/minimal.yaml");
+	assert_false(q.growth.declared);
+	problem_release(&q);
+	problem_release(&p);
+}
+
+static void test_growth_repository(void **state)
+{
+	/* p4_dp's own declaration: quadratic in the row's length */
+	char *dir = data_path("../../../problems/p4_dp.yaml");
+	struct problem p;
+	struct strbuf err = STRBUF_INIT;
+	(void)state;
+	if (problem_load(&p, dir, &err) != 0)
+		fail_msg("%s", err.buf);
+	assert_true(p.growth.declared);
+	assert_true(p.growth.by_length);
+	assert_int_equal(p.growth.size_arg, 0);
+	assert_int_equal(p.growth.expected, 2);
+	assert_true(p.growth.to >= 16 * p.growth.from);
+	problem_release(&p);
+	strbuf_release(&err);
+	free(dir);
+}
+
 static void test_duplicate_display_names(void **state)
 {
 	struct problem p;
@@ -900,6 +948,21 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	/* YAML syntax */
 	{ "syntax.yaml", 3, 9, "YAML syntax error" },
+	/* growth: */
+	{ "growth_not_mapping.yaml", 9, 3, "growth must be a mapping, not a list" },
+	{ "growth_unknown_key.yaml", 13, 3, "unknown key 'repeat' in growth" },
+	{ "growth_no_size.yaml", 9, 3, "growth is missing the required key 'size'" },
+	{ "growth_no_call.yaml", 9, 3, "this problem has 2 functions: say which one with 'call'" },
+	{ "growth_bad_call.yaml", 9, 9, "call 'g' names no function" },
+	{ "growth_bad_expected.yaml", 11, 13, "growth expected must be N, N^2 ... N^6 or 2^N, not 'N log N'" },
+	{ "growth_no_array.yaml", 10, 9, "growth size 'length': canWin takes no array" },
+	{ "growth_bad_arg.yaml", 10, 9, "growth size must be 'length' or 'arg K' (K from 1 to 2), not 'arg 3'" },
+	{ "growth_bool_arg.yaml", 10, 9, "growth size 'arg 2': that input is no integer" },
+	{ "growth_narrow_sizes.yaml", 12, 10, "growth sizes [16, 32] must span at least a factor 4" },
+	{ "growth_huge_length.yaml", 12, 10, "growth size 2000000 is too large for an array" },
+	{ "growth_int_overflow.yaml", 12, 10, "growth size 4000000000 is too large for int" },
+	{ "growth_zero_from.yaml", 12, 10, "growth sizes must start at 1 or more, not 0" },
+	{ "growth_bad_values.yaml", 13, 11, "growth values must fit an int" },
 	{ "syntax.yaml", 3, 9, "mapping values are not allowed" },
 	{ "unclosed_flow.yaml", 0, 0, "YAML syntax error" },
 	/* empty */
@@ -1300,6 +1363,8 @@ int main(void)
 		cmocka_unit_test(test_full_hidden_names),
 		cmocka_unit_test(test_full_limits),
 		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_growth_repository),
 		cmocka_unit_test(test_duplicate_display_names),
 		cmocka_unit_test(test_languages_variants),
 		cmocka_unit_test(test_languages_cases),

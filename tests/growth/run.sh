@@ -1,0 +1,122 @@
+#!/bin/sh
+# tests/growth/run.sh - the growth of a solution's time (grader/growth.h), on
+# fixtures whose algorithms are known: p4_dp's reference (O(N^2)),
+# tests/mistakes/p4dp-cubic (O(N^3)) and tests/mistakes/p4dp-exponential
+# (the plain recursion, about 2^N).  Each is graded three times with
+# `grade --growth --only p4_dp` (the cubic one's third time without
+# --growth: its time limit alone must start the measurement), and every
+# time the class in the JSON report and the sentence in the text report
+# must be the right ones - on this machine, busy or not.  The reference
+# graded without --growth must not be measured at all.
+#
+# Run inside `unshare --pid --fork --mount-proc` (it runs submissions).
+# Prints "ok - ..." / "not ok - ..." and "N passed, M failed".  Some 2 minutes.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+REPO=$PWD
+: "${GRADER:=$REPO/build/asan/grader}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-growth.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+CACHE="$TMP/cache"
+passed=0
+failed=0
+
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+
+if [ ! -x "$GRADER" ]; then
+	not_ok "grader '$GRADER' is built (make build/asan/grader)"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+mkdir -p "$TMP/reference" "$TMP/cubic" "$TMP/exponential"
+cp reference/p4_dp.c "$TMP/reference/"
+cp tests/mistakes/p4dp-cubic/p4_dp.c "$TMP/cubic/"
+cp tests/mistakes/p4dp-exponential/p4_dp.c "$TMP/exponential/"
+
+# check.py NAME JSON TEXT CLASS SENTENCE-REGEX: the JSON's growth and the text's sentence
+cat >"$TMP/check.py" <<'PY'
+import json, re, sys
+name, jpath, tpath, want, pattern = sys.argv[1:6]
+report = json.load(open(jpath))
+p = [q for q in report["problems"] if q["id"] == "p4_dp"][0]
+g = p["growth"]
+if g is None:
+    sys.exit(f"{name}: no growth in the JSON report")
+errors = []
+if g["class"] != want:
+    errors.append(f"class {g['class']!r}, expected {want!r} (exponent {g['exponent']}, points {g['points']})")
+if g["expected"] != "N^2":
+    errors.append(f"expected {g['expected']!r}, not 'N^2' (problems/p4_dp.yaml)")
+if not re.fullmatch(pattern, g["message"]):
+    errors.append(f"message {g['message']!r} does not match {pattern!r}")
+# the fit stood on sizes whose times span a factor 16 or more, all at least 5 ms and under the 2 s cap
+used = [ms for n, ms in g["points"] if 5 <= ms < g["capped_ms"]]
+if len(used) != g["points_used"] or len(used) < 3 or max(used) < 16 * min(used):
+    errors.append(f"the fit used {g['points_used']} points, times {used}: fewer than 3, or spanning less than x16 "
+                  f"(all points: {g['points']}, stopped: {g['stopped']})")
+if not isinstance(g["extrapolated_s"], (int, float)) or g["size"] is None:
+    errors.append(f"no extrapolation: size {g['size']}, extrapolated_s {g['extrapolated_s']}")
+if g["used_s"] > g["budget_s"] + 2.5:   # a last capped run may overshoot the budget by its cap
+    errors.append(f"used {g['used_s']} s of CPU, budget {g['budget_s']} s")
+# the text report says the same sentence (wrapped: compare with the lines joined)
+text = " ".join(open(tpath).read().split())
+if "growth: " + g["message"] not in text:
+    errors.append("the text report lacks 'growth: " + g["message"] + "'")
+if errors:
+    sys.exit(name + ": " + "; ".join(errors))
+print(f"{name}: {g['message']} (exponent {g['exponent']}, {len(used)} points, {g['used_s']} s)")
+PY
+
+# grade NAME DIR [--growth]: JSON and text reports in $TMP/NAME.{json,txt}
+grade() {
+	"$GRADER" grade --cache "$CACHE" --color never --only p4_dp ${3:-} --format "json:$TMP/$1.json" \
+		--format "text:$TMP/$1.txt" "$2" >/dev/null 2>"$TMP/$1.err"
+}
+
+N2='f grows like N\^(1\.[6-9]|2\.[0-4]) \(expected N\^2\): an O\(N\^2\) algorithm, as expected; at N = [0-9]+ \(group long-rows\) one call would take about [0-9.]+ (ms|s)'
+N3='f grows like N\^(2\.[5-9]|3\.[0-4]) \(expected N\^2\): an O\(N\^3\) algorithm; at N = [0-9]+ \(group long-rows\) one call would take about [0-9.]+ s'
+EXP='f grows exponentially, about [0-9]+\.[0-9]{2}\^N \(expected N\^2\): an exponential algorithm; at N = [0-9]+ \(group long-rows\) one call would take more than a year'
+
+for i in 1 2 3; do
+	for kind in reference cubic exponential; do
+		flag=--growth
+		[ $kind = cubic ] && [ $i = 3 ] && flag=
+		case $kind in
+		reference) want=N^2 re=$N2 code_want=0 ;;
+		cubic) want=N^3 re=$N3 code_want=1 ;;
+		exponential) want=exponential re=$EXP code_want=1 ;;
+		esac
+		grade "$kind$i" "$TMP/$kind" $flag
+		code=$?
+		if [ $code != $code_want ]; then
+			not_ok "$kind, run $i: exit $code, expected $code_want ($(tail -c 300 "$TMP/$kind$i.err"))"
+			continue
+		fi
+		label="$kind, run $i (--growth)"
+		[ -z "$flag" ] && label="$kind, run $i (no --growth: measured after its time limit)"
+		if out=$(python3 "$TMP/check.py" "$label" \
+			"$TMP/$kind$i.json" "$TMP/$kind$i.txt" "$want" "$re" 2>&1); then
+			ok "$out"
+		else
+			not_ok "$out"
+		fi
+	done
+done
+
+# Without --growth and without a time limit nothing is measured, and no report mentions it.
+grade plain "$TMP/reference" ""
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(r["problems"][0]["growth"] is not None)' \
+	"$TMP/plain.json" && ! grep -q 'growth:\|grows' "$TMP/plain.txt" "$TMP/plain.err"; then
+	ok "the reference without --growth: not measured (growth null, no growth line)"
+else
+	not_ok "the reference without --growth was measured or mentions growth"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

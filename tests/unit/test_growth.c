@@ -1,0 +1,145 @@
+/*
+ * test_growth.c - cmocka tests for the fit and the words of grader/growth.c.
+ * The points are made up here from known laws (t = c N^k, t = c 2^N), with a
+ * fixed cost and a deterministic +-8% wobble standing for a noisy machine;
+ * the expected exponents, classes and seconds are worked out from the laws.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "growth.h"
+#include "problem.h"
+
+static const double wobble[] = { 1.08, 0.93, 1.05, 0.95, 1.0, 1.07, 0.92, 1.03 };
+
+/* Points at sizes from, 2 from, ... (n of them): law(N) ms plus a fixed cost, wobbled. */
+static struct growth_result *made_up(long long from, int n, long long step, double (*law)(double), double fixed_ms)
+{
+	struct growth_result *g = calloc(1, sizeof(*g));
+	g->call = strdup("f");
+	g->expected = 2;
+	for (int i = 0; i < n; i++) {
+		long long size = step ? from + i * step : from << i;
+		struct growth_point *pt = &g->points[g->npoints++];
+		pt->size = size;
+		pt->ms = law((double)size) * wobble[i % 8] + fixed_ms;
+		pt->runs = 5;
+		if (pt->ms > GROWTH_RUN_CAP_MS) {
+			pt->ms = GROWTH_RUN_CAP_MS;
+			pt->capped = true;
+		}
+	}
+	return g;
+}
+
+static double quadratic(double n) { return 4e-6 * n * n; }   /* 4096: 67 ms */
+static double cubic(double n) { return 5e-8 * n * n * n; }    /* 1024: 54 ms */
+static double exponential(double n) { return 1e-6 * pow(2, n); } /* 24: 17 ms */
+static double linear(double n) { return 1e-6 * n; }
+
+static void test_quadratic(void **state)
+{
+	/* 16 ... 65536: the fixed 0.2 ms dominates the small sizes */
+	struct growth_result *g = made_up(16, 13, 0, quadratic, 0.2);
+	(void)state;
+	g->target = 4000;
+	growth_fit(g);
+	assert_true(g->known);
+	assert_false(g->exponential);
+	assert_int_equal(g->order, 2);
+	assert_true(fabs(g->exponent - 2) < 0.1);
+	/* 2048 (16.8 ms) ... 16384 (1.07 s); 1024 is 4.2 ms, 32768 (4.3 s) and 65536 over the cap */
+	assert_int_equal(g->nused, 4);
+	/* 4e-6 * 4000^2 ms = 64 ms, give or take the wobble */
+	assert_true(g->extrapolated_s > 0.05 && g->extrapolated_s < 0.08);
+	/* the law says 64 ms; the wobbled fit, between 60 and 69 */
+	assert_non_null(strstr(g->sentence, "f grows like N^2.0 (expected N^2): an O(N^2) algorithm, as expected; "
+					    "at N = 4000 one call would take about 6"));
+	assert_string_equal(g->sentence + strlen(g->sentence) - 3, " ms");
+	growth_result_free(g);
+}
+
+static void test_cubic(void **state)
+{
+	/* 512: 6.7 ms, 1024: 54 ms, 2048: 430 ms, 4096: over the cap */
+	struct growth_result *g = made_up(16, 9, 0, cubic, 0.2);
+	(void)state;
+	g->target = 3537;
+	g->target_group = strdup("long-rows");
+	growth_fit(g);
+	assert_true(g->known);
+	assert_int_equal(g->nused, 3);
+	assert_int_equal(g->order, 3);
+	assert_true(fabs(g->exponent - 3) < 0.2);
+	/* 5e-8 * 3537^3 ms = 2.2 s */
+	assert_true(g->extrapolated_s > 1.8 && g->extrapolated_s < 2.7);
+	assert_non_null(strstr(g->sentence, "(expected N^2): an O(N^3) algorithm; at N = 3537 (group long-rows) one call "
+					    "would take about 2."));
+	assert_null(strstr(g->sentence, "as expected"));
+	growth_result_free(g);
+}
+
+static void test_exponential(void **state)
+{
+	/* 18, 20 ... 32: 0.26 ms ... 4.3 s (capped from 32) */
+	struct growth_result *g = made_up(18, 8, 2, exponential, 0);
+	(void)state;
+	g->target = 3000;
+	growth_fit(g);
+	assert_true(g->known);
+	assert_true(g->exponential);
+	assert_true(g->exponent > GROWTH_EXP_CUTOFF);
+	assert_true(fabs(g->base - 2) < 0.1);
+	assert_true(g->extrapolated_s >= 1e9);
+	assert_non_null(strstr(g->sentence, "f grows exponentially, about 2.0"));
+	assert_non_null(strstr(g->sentence, "an exponential algorithm; at N = 3000 one call would take more than a year"));
+	growth_result_free(g);
+}
+
+static void test_unknown(void **state)
+{
+	/* linear and tiny: no size reaches 5 ms */
+	struct growth_result *g = made_up(16, 10, 0, linear, 0.1);
+	(void)state;
+	growth_fit(g);
+	assert_false(g->known);
+	assert_int_equal(g->nused, 0);
+	assert_true(g->extrapolated_s < 0);
+	assert_string_equal(g->sentence, "f: its growth could not be measured (fewer than two sizes took 5 ms or more)");
+	growth_result_free(g);
+}
+
+static void test_names(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+	growth_class_name(&sb, 1, false);
+	growth_class_name(&sb, 3, false);
+	growth_class_name(&sb, 3, true);
+	growth_expected_name(&sb, GROWTH_EXPONENTIAL);
+	assert_string_equal(sb.buf, "NN^3exponential2^N");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_quadratic),
+		cmocka_unit_test(test_cubic),
+		cmocka_unit_test(test_exponential),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
