@@ -16,6 +16,7 @@
 #include "runner.h"
 #include "filter.h"
 #include "sandbox.h"
+#include "shrink.h"
 #include "verdict.h"
 
 static char *default_cache_dir(void)
@@ -688,6 +689,9 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	grade_result_score(out);
 	if (compare)
 		diagnose_result(out);
+	/* feedback after grading, from the same builds: it changes no verdict or score */
+	if (compare && e->opts.shrink && shrink_result(e, builds, out) < 0)
+		goto cleanup;
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;
 cleanup:

@@ -50,6 +50,7 @@ struct engine_options {
 	const struct language *language; /* only this language's variants (selftest), NULL: all */
 	unsigned id_block;         /* which block of sandbox uids this engine's processes use (sandbox_ids; batch worker k: k + 1) */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
+	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */
 };
 
 /* The reference's answers for one problem (filled by reference.c). */

@@ -99,6 +99,18 @@ int grade_result_failures(const struct grade_result *r)
 	return n;
 }
 
+void shrunk_input_free(struct shrunk_input *s, const struct problem *p)
+{
+	if (!s)
+		return;
+	for (int i = 0; s->tc.args && i < p->funcs[s->tc.func].ninputs; i++)
+		value_release(&s->tc.args[i]);
+	free(s->tc.args);
+	free(s->from);
+	free(s->message);
+	free(s);
+}
+
 void grade_result_release(struct grade_result *r)
 {
 	for (int i = 0; i < r->nproblems; i++) {
@@ -111,6 +123,7 @@ void grade_result_release(struct grade_result *r)
 		free(pr->source);
 		free(pr->build_message);
 		free(pr->startup_output);
+		shrunk_input_free(pr->shrunk, pr->problem);
 	}
 	free(r->problems);
 	free(r->submission);

@@ -103,6 +103,7 @@ struct view_problem {
 	int output_left_out;       /* listed tests whose output the budget left out */
 	unsigned long long output_left_out_bytes; /* what those tests printed in all */
 	int messages_cut;          /* long messages cut to their first line */
+	const struct shrunk_input *shrunk; /* the smallest failing input (shrink.h), only from a listed group; or NULL */
 };
 
 struct view {
