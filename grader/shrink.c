@@ -384,22 +384,23 @@ static int search(struct shrinker *s)
 
 /* ---- which test to start from, and the reference to ask ---- */
 
-/* How far a generated case is from the smallest input: rows' lengths first, then values' distances. */
+/*
+ * How big a generated case is, to pick the smallest failing one across
+ * groups: its rows' lengths, then the magnitudes of its generated values.
+ */
 static void case_size(const struct problem *p, const struct test_case *tc, unsigned long long size[2])
 {
 	size[0] = size[1] = 0;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++) {
-		const struct arg_bounds *g = &tc->gen[a];
-		long long t = target(g->lo, g->hi);
-		if (!g->generated)
+		const struct value *v = &tc->args[a];
+		if (!tc->gen[a].generated)
 			continue;
-		if (tc->args[a].type == VT_INT_ARRAY) {
-			size[0] += tc->args[a].len;
-			for (size_t e = 0; e < tc->args[a].len; e++)
-				size[1] += (unsigned long long)llabs((long long)tc->args[a].arr[e] - t);
+		if (v->type == VT_INT_ARRAY) {
+			size[0] += v->len;
+			for (size_t e = 0; e < v->len; e++)
+				size[1] += (unsigned long long)llabs((long long)v->arr[e]);
 		} else {
-			size[1] += tc->args[a].i >= t ? (unsigned long long)tc->args[a].i - (unsigned long long)t
-						      : (unsigned long long)t - (unsigned long long)tc->args[a].i;
+			size[1] += v->i < 0 ? 0ULL - (unsigned long long)v->i : (unsigned long long)v->i;
 		}
 	}
 }
