@@ -604,6 +604,7 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 	tr->output_total = t->facts.report.output_total;
 	tr->has_actual = j->answered;
 	tr->actual = j->answer;
+	tr->at_startup = t->facts.starting;
 	/* the expected value, also for a wrong answer that is no number (None, another type) */
 	if (tr->has_actual || tr->verdict == V_WRONG_ANSWER)
 		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);

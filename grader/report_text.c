@@ -189,6 +189,10 @@ static void print_shrunk(FILE *out, const struct palette *c, const struct view_p
 		why.buf[strcspn(why.buf, "\n")] = '\0';
 		fprintf(out, "%s%s%s\n", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
 	}
+	if (!s->runs) {
+		fprintf(out, "    (%s: its generator draws no smaller input)\n", s->from);
+		goto cleanup;
+	}
 	if (s->steps)
 		fprintf(out, "    (shrunk from %s; ", s->from);
 	else
@@ -196,6 +200,7 @@ static void print_shrunk(FILE *out, const struct palette *c, const struct view_p
 	fprintf(out, "%d input%s tried in %.1f s, budget %d inputs or %.0f s%s)\n", s->runs, s->runs == 1 ? "" : "s",
 		s->seconds, s->budget_runs, s->budget_seconds,
 		s->budget_spent ? ", spent: a smaller one may exist" : "");
+cleanup:
 	strbuf_release(&sb);
 	strbuf_release(&why);
 }

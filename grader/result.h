@@ -51,6 +51,7 @@ struct test_result {
 	char *message;             /* why, in words (NULL when correct) */
 	char *output;              /* captured stdout+stderr (truncated), may be NULL */
 	unsigned long long output_total; /* bytes printed in all */
+	bool at_startup;           /* the program failed before its tests (import, constructor): not this input's doing */
 };
 
 /*

@@ -28,6 +28,7 @@ struct shrinker {
 	enum verdict want;
 	struct shrunk_input *found;  /* the input found so far (found->tc.args) */
 	long long resume[PASS_COUNT];/* per pass: where its last success was (chunk size, argument, element) */
+	bool start_failed;           /* the submission failed before its tests: no input is to blame */
 	uint64_t started;
 };
 
@@ -271,48 +272,61 @@ static void accept(struct shrinker *s, struct value **c, long long expected, str
 	s->found->steps++;
 }
 
-/*
- * Run n candidates on the reference, then those it answered on the
- * submission; take the first (in order) the submission fails as wanted.
- * Its index in c, -1 none, -2 interrupted.
- */
-static int try_batch(struct shrinker *s, struct value **c, int n)
+/* The reference's answers to n candidates (have[i]: it answered).  0, or -1 when interrupted. */
+static int reference_answers(struct shrinker *s, struct value **c, int n, bool *have, long long *expected)
 {
-	struct run_task tasks[SHRINK_BATCH];
-	struct judgement ref[SHRINK_BATCH], sub[SHRINK_BATCH];
-	int who[SHRINK_BATCH], m = 0, ret = -2;
+	struct run_task tasks[SHRINK_AHEAD];
+	struct judgement j[SHRINK_AHEAD];
+	int ret;
 
-	memset(ref, 0, sizeof(ref));
-	memset(sub, 0, sizeof(sub));
+	memset(j, 0, sizeof(j));
 	for (int i = 0; i < n; i++)
 		fill_task(s, &tasks[i], &s->ref, c[i], s->cpu_ms * 2);
-	s->found->runs += n;
-	if (run_tasks(s, tasks, n, ref) < 0)
-		goto cleanup;
+	ret = run_tasks(s, tasks, n, j);
 	for (int i = 0; i < n; i++) {
+		have[i] = ret == 0 && j[i].verdict == V_CORRECT && j[i].answered;
+		expected[i] = j[i].answer;
 		run_task_release(&tasks[i]);
-		if (ref[i].verdict == V_CORRECT && ref[i].answered) {
+		judgement_release(&j[i]);
+	}
+	return ret;
+}
+
+/*
+ * Run the n candidates the reference answered on the submission; take the
+ * first (in order) it fails as wanted.  Its index in c, -1 none, -2 stop
+ * (interrupted, or the submission failed before its tests: start_failed).
+ */
+static int try_batch(struct shrinker *s, struct value **c, int n, const bool *have, const long long *expected)
+{
+	struct run_task tasks[SHRINK_BATCH];
+	struct judgement j[SHRINK_BATCH];
+	int who[SHRINK_BATCH], m = 0, ret = -1;
+
+	memset(j, 0, sizeof(j));
+	for (int i = 0; i < n; i++)
+		if (have[i]) {
 			fill_task(s, &tasks[m], s->student, c[i], s->cpu_ms);
 			who[m++] = i;
 		}
-	}
-	n = m;
-	ret = -1;
-	if (m && run_tasks(s, tasks, m, sub) < 0)
+	s->found->runs += n;
+	if (m && run_tasks(s, tasks, m, j) < 0)
 		ret = -2;
+	for (int k = 0; ret == -1 && k < m; k++)
+		if (tasks[k].facts.starting) { /* an import error, a constructor: every input fails alike */
+			s->start_failed = true;
+			ret = -2;
+		}
 	for (int k = 0; ret == -1 && k < m; k++) {
-		verdict_compare(&sub[k], s->p, s->func, true, ref[who[k]].answer);
-		if (sub[k].verdict == s->want) {
-			accept(s, &c[who[k]], ref[who[k]].answer, &sub[k]);
+		verdict_compare(&j[k], s->p, s->func, true, expected[who[k]]);
+		if (j[k].verdict == s->want) {
+			accept(s, &c[who[k]], expected[who[k]], &j[k]);
 			ret = who[k];
 		}
 	}
-cleanup:
-	for (int i = 0; i < n; i++)
-		run_task_release(&tasks[i]);
-	for (int i = 0; i < SHRINK_BATCH; i++) {
-		judgement_release(&ref[i]);
-		judgement_release(&sub[i]);
+	for (int k = 0; k < m; k++) {
+		run_task_release(&tasks[k]);
+		judgement_release(&j[k]);
 	}
 	return ret;
 }
@@ -327,44 +341,69 @@ static bool budget_left(struct shrinker *s)
 }
 
 /*
- * One pass over the candidates of the input found so far, in batches,
- * until one fails: 1 (the input found is smaller now), 0 (none failed),
- * -1 (interrupted), -2 (the budget is spent).
+ * The next candidates of a pass, up to SHRINK_AHEAD and the runs left:
+ * how many (*end: the pass has no more).
+ */
+static int gather(struct shrinker *s, enum pass pass, int *index, struct value **c, long long *pos, bool *end)
+{
+	int n = 0, room = SHRINK_RUNS - s->found->runs;
+	while (n < SHRINK_AHEAD && n < room) {
+		enum cand kind = candidate(s, pass, (*index)++, &c[n], &pos[n]);
+		if (kind == CAND_END) {
+			*end = true;
+			break;
+		}
+		n += kind == CAND_OK;
+	}
+	return n;
+}
+
+/*
+ * One pass over the candidates of the input found so far until one fails:
+ * the reference answers SHRINK_AHEAD of them at a time (its runner and the
+ * submission's take turns on the pool's slots, and each turn starts them
+ * again), the submission runs them in batches of SHRINK_BATCH.  1 (the
+ * input found is smaller now), 0 (none failed), -1 (stop: see try_batch),
+ * -2 (the budget is spent).
  */
 static int try_pass(struct shrinker *s, enum pass pass)
 {
-	int index = 0;
+	int index = 0, ret = 0;
 	bool end = false;
 
-	while (!end) {
-		struct value *c[SHRINK_BATCH];
-		long long pos[SHRINK_BATCH];
-		int n = 0, room, taken;
+	while (!end && ret == 0) {
+		struct value *c[SHRINK_AHEAD];
+		long long pos[SHRINK_AHEAD], expected[SHRINK_AHEAD];
+		bool have[SHRINK_AHEAD];
+		int n, taken = -1;
 		if (!budget_left(s))
 			return -2;
-		room = SHRINK_RUNS - s->found->runs;
-		while (n < SHRINK_BATCH && n < room) {
-			enum cand kind = candidate(s, pass, index++, &c[n], &pos[n]);
-			if (kind == CAND_END) {
-				end = true;
+		n = gather(s, pass, &index, c, pos, &end);
+		if (n && reference_answers(s, c, n, have, expected) < 0)
+			taken = -2;
+		for (int from = 0; taken == -1 && from < n; from += SHRINK_BATCH) {
+			if (from && !budget_left(s)) {
+				taken = -3;
 				break;
 			}
-			n += kind == CAND_OK;
+			taken = try_batch(s, c + from, n - from < SHRINK_BATCH ? n - from : SHRINK_BATCH, have + from,
+					  expected + from);
+			if (taken >= 0)
+				taken += from;
 		}
-		taken = n ? try_batch(s, c, n) : -1;
 		for (int i = 0; i < n; i++)
 			args_free(c[i], s->nargs);
 		if (taken >= 0)
 			s->resume[pass] = pos[taken];
-		if (taken != -1)
-			return taken >= 0 ? 1 : -1;
+		ret = taken >= 0 ? 1 : taken == -2 ? -1 : taken == -3 ? -2 : 0;
 	}
-	s->resume[pass] = 0; /* the next pass of this kind starts from the beginning */
-	return 0;
+	if (ret == 0)
+		s->resume[pass] = 0; /* the next pass of this kind starts from the beginning */
+	return ret;
 }
 
-/* Passes until none makes the input smaller (or the budget is spent).  0, or -1 when interrupted. */
-static int search(struct shrinker *s)
+/* Passes until none makes the input smaller, the budget is spent or the search must stop. */
+static void search(struct shrinker *s)
 {
 	for (;;) {
 		bool progress = false;
@@ -372,13 +411,11 @@ static int search(struct shrinker *s)
 			int r;
 			while ((r = try_pass(s, (enum pass)pass)) == 1)
 				progress = true;
-			if (r == -1)
-				return -1;
-			if (r == -2)
-				return 0;
+			if (r < 0)
+				return;
 		}
 		if (!progress)
-			return 0;
+			return;
 	}
 }
 
@@ -414,7 +451,7 @@ static int starting_test(const struct problem_result *pr)
 
 	for (int k = 0; k < pr->ntests; k++) {
 		const struct test_result *t = &pr->tests[k];
-		if (!t->tc->gen || p->groups[t->tc->group].visibility != VIS_PUBLIC ||
+		if (!t->tc->gen || p->groups[t->tc->group].visibility != VIS_PUBLIC || t->at_startup ||
 		    (t->verdict != V_WRONG_ANSWER && t->verdict != V_RUN_ERROR))
 			continue;
 		case_size(p, t->tc, size);
@@ -510,9 +547,26 @@ static struct shrunk_input *start_from(const struct problem_result *pr, int k)
 	return f;
 }
 
+/* Is there any smaller input to try?  (None: the failing test is the smallest its generator draws.) */
+static bool has_candidates(const struct shrinker *s)
+{
+	for (int pass = 0; pass < PASS_COUNT; pass++)
+		for (int index = 0;; index++) {
+			struct value *c = NULL;
+			long long pos;
+			enum cand kind = candidate(s, (enum pass)pass, index, &c, &pos);
+			args_free(c, s->nargs);
+			if (kind == CAND_OK)
+				return true;
+			if (kind == CAND_END)
+				break;
+		}
+	return false;
+}
+
 static int shrink_problem(struct engine *e, const struct build_result *b, struct problem_result *pr)
 {
-	int k = starting_test(pr), ret = 0;
+	int k = starting_test(pr), ret;
 	const struct test_result *t;
 	struct shrinker s;
 	char *tag = NULL;
@@ -533,15 +587,23 @@ static int shrink_problem(struct engine *e, const struct build_result *b, struct
 	s.memory_mb = s.p->groups[t->tc->group].limits.memory_mb;
 	s.output_kb = s.p->groups[t->tc->group].limits.output_kb;
 	s.started = now_us();
-	if (build_reference(&s, &tag) == 0) {
-		s.found = start_from(pr, k);
+	s.found = start_from(pr, k);
+	if (!has_candidates(&s)) {
+		pr->shrunk = s.found; /* nothing smaller to try: no reference to build */
+	} else if (build_reference(&s, &tag) == 0) {
 		s.pool = pool_new(SHRINK_BATCH < e->opts.jobs ? SHRINK_BATCH : e->opts.jobs, e->workdir,
 				  (const char *const *)e->hidden, e->opts.id_block);
-		ret = search(&s);
+		search(&s);
 		pool_free(s.pool);
 		s.found->seconds = (double)(now_us() - s.started) / 1e6;
-		pr->shrunk = s.found;
+		if (s.start_failed || grader_interrupted)
+			shrunk_input_free(s.found, s.p);
+		else
+			pr->shrunk = s.found;
+	} else {
+		shrunk_input_free(s.found, s.p);
 	}
+	ret = grader_interrupted ? -1 : 0;
 	build_result_release(&s.ref);
 	if (tag)
 		remove_tree(tag);

@@ -22,7 +22,7 @@
  * empty row is another bug).
  *
  * Deterministic: the test to start from is the smallest failing one (rows
- * shorter first, then values nearer their targets, then file order); the
+ * shorter first, then values of smaller magnitude, then file order); the
  * candidates come in a fixed order, in batches of SHRINK_BATCH whatever -j
  * says, and the first failing candidate of a batch in that order is taken.
  * Only the budget's clock (SHRINK_SECONDS) and a verdict that depends on
@@ -47,7 +47,8 @@
 
 #define SHRINK_RUNS 500        /* candidate inputs per problem */
 #define SHRINK_SECONDS 20.0    /* wall clock per problem, checked between batches */
-#define SHRINK_BATCH 4         /* candidates run together (fixed: the result must not depend on -j) */
+#define SHRINK_BATCH 4         /* candidates the submission runs together (fixed: the result must not depend on -j) */
+#define SHRINK_AHEAD 16        /* candidates the reference answers at a time (fewer runner restarts) */
 
 /*
  * For every problem result of r (built from builds[i]) with a failing
