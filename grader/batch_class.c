@@ -276,7 +276,8 @@ void class_problem_key(const struct engine *e, bool show_hidden, bool verbose, c
 	digest_init(&h);
 	digest_add_str(&h, "combgrader-batch-2");
 	digest_add_str(&h, GRADER_VERSION);
-	snprintf(flags, sizeof(flags), "%d%d", show_hidden, verbose);
+	/* --shrink adds to the reports (shrink.h); without it the key is what it always was */
+	snprintf(flags, sizeof(flags), "%d%d%s", show_hidden, verbose, e->opts.shrink ? "s" : "");
 	digest_add(&h, flags, strlen(flags) + 1);
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];

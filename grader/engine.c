@@ -17,6 +17,7 @@
 #include "filter.h"
 #include "growth.h"
 #include "sandbox.h"
+#include "shrink.h"
 #include "verdict.h"
 
 static char *default_cache_dir(void)
@@ -612,6 +613,7 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 	tr->output_total = t->facts.report.output_total;
 	tr->has_actual = j->answered;
 	tr->actual = j->answer;
+	tr->at_startup = t->facts.starting;
 	/* the expected value, also for a wrong answer that is no number (None, another type) */
 	if (tr->has_actual || tr->verdict == V_WRONG_ANSWER)
 		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);
@@ -697,6 +699,9 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	grade_result_score(out);
 	if (compare)
 		diagnose_result(out);
+	/* feedback after grading, from the same builds: it changes no verdict or score */
+	if (compare && e->opts.shrink && shrink_result(e, builds, out) < 0)
+		goto cleanup;
 	if (compare)
 		growth_after_grading(e, builds, out);
 	out->elapsed_s = (double)(now_us() - started) / 1e6;

@@ -57,6 +57,7 @@ struct engine_options {
 		GROWTH_NEVER,          /* --no-growth; batch's and mutate's default */
 	} growth;
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
+	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */
 };
 
 /* The reference's answers for one problem (filled by reference.c). */

@@ -527,17 +527,38 @@ static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int en
 	return 0;
 }
 
+/* Remember how the cases from `first` on were drawn, for shrinking a failing one (shrink.h). */
+static void record_bounds(struct problem *p, const struct case_spec *spec, int first)
+{
+	struct arg_bounds *b = xcalloc((size_t)spec->nargs + 1, sizeof(*b));
+	for (int i = 0; i < spec->nargs; i++) {
+		const struct arg_spec *a = &spec->args[i];
+		b[i].generated = a->kind != ARG_LITERAL;
+		b[i].lo = a->lo;
+		b[i].hi = a->hi;
+		b[i].len_lo = a->kind == ARG_LITERAL ? (long long)a->literal.len : a->len_lo;
+		b[i].len_hi = a->kind == ARG_LITERAL ? (long long)a->literal.len : a->len_hi;
+	}
+	p->gens = xrealloc(p->gens, (size_t)(p->ngens + 1) * sizeof(*p->gens));
+	p->gens[p->ngens++] = b;
+	for (int k = first; k < p->ncases; k++)
+		p->cases[k].gen = b;
+}
+
 /* Turn one `cases:` entry into test cases of group group_index. */
 static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index)
 {
 	struct case_spec spec = CASE_SPEC_INIT;
 	struct problem *p = ld->p;
-	int ret = -1;
+	int ret = -1, first;
 
 	if (parse_case(ld, n, group_index, entry_index, &spec) < 0)
 		goto cleanup;
+	first = p->ncases;
 	p->groups[group_index].ncases += (int)casegen_expand(&spec, group_index, &p->cases, &p->ncases,
 							     &ld->cases_alloc);
+	if (!case_spec_is_explicit(&spec))
+		record_bounds(p, &spec, first);
 	ret = 0;
 cleanup:
 	case_spec_release(&spec);
@@ -1208,6 +1229,9 @@ void problem_release(struct problem *p)
 		free(tc->name);
 	}
 	free(p->cases);
+	for (int i = 0; i < p->ngens; i++)
+		free(p->gens[i]);
+	free(p->gens);
 	/* after the cases: releasing them needs each function's input count */
 	for (int i = 0; i < p->nfuncs; i++)
 		signature_release(&p->funcs[i]);

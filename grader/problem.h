@@ -39,6 +39,17 @@ struct limits {
 #define DEFAULT_OUTPUT_KB 1024u
 #define DEFAULT_STARTUP_MS 5000u
 
+/*
+ * How one argument of a generated case was drawn: the bounds a smaller
+ * input must keep to (shrink.h).  The problem files have no other way to
+ * state an argument's constraints, so these bounds are the valid inputs.
+ */
+struct arg_bounds {
+	bool generated;           /* false: a literal, kept as it is */
+	long long lo, hi;         /* an integer's values, or an array's elements */
+	long long len_lo, len_hi; /* an int array's length (a literal array: its own length) */
+};
+
 struct test_case {
 	char *name;              /* unique within the problem, e.g. "small/AcanWin(7)" */
 	int group;               /* index into problem->groups */
@@ -47,6 +58,8 @@ struct test_case {
 	bool has_expected;       /* an explicit `expected:` in the YAML */
 	long long expected;
 	int line;                /* YAML line of the case (1-based), for messages */
+	const struct arg_bounds *gen; /* a generated case (range, random, array): per argument how it was
+				       * drawn (owned by the problem); NULL for an explicit call */
 };
 
 /*
@@ -114,6 +127,8 @@ struct problem {
 	int ngroups;
 	struct test_case *cases;
 	int ncases;
+	struct arg_bounds **gens;/* the cases' gen arrays, one per generated `cases:` entry, owned */
+	int ngens;
 	double max_score;
 	struct growth_spec growth; /* declared or not (growth.declared) */
 	char *equivalent_to;     /* selftest: this reference must agree with that problem's on its cases */

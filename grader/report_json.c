@@ -134,6 +134,48 @@ static json_t *growth_json(const struct growth_result *g)
 	return j;
 }
 
+static json_t *value_json(const struct value *v)
+{
+	json_t *a;
+	if (v->type == VT_BOOL)
+		return json_boolean(v->i);
+	if (v->type != VT_INT_ARRAY)
+		return json_integer(v->i);
+	a = json_array();
+	for (size_t e = 0; e < v->len; e++)
+		json_array_append_new(a, json_integer(v->arr[e]));
+	return a;
+}
+
+/* The smallest failing input (shrink.h): the call, its arguments in full, the values, what it cost. */
+static json_t *shrunk_json(const struct view_problem *vp)
+{
+	const struct shrunk_input *s = vp->shrunk;
+	const struct problem *p = vp->problem;
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j = json_object(), *args = json_array();
+
+	test_case_format_call(&sb, p, &s->tc);
+	json_object_set_new(j, "call", json_string(sb.buf));
+	json_object_set_new(j, "function", json_string(problem_call_name(p, s->tc.func)));
+	for (int a = 0; a < p->funcs[s->tc.func].ninputs; a++)
+		json_array_append_new(args, value_json(&s->tc.args[a]));
+	json_object_set_new(j, "args", args);
+	json_object_set_new(j, "verdict", json_string(verdict_name(s->verdict)));
+	json_object_set_new(j, "expected", s->has_expected ? json_integer(s->expected) : json_null());
+	json_object_set_new(j, "returned", s->has_actual ? json_integer(s->actual) : json_null());
+	json_object_set_new(j, "message", json_text(s->message));
+	json_object_set_new(j, "from", json_string(s->from));
+	json_object_set_new(j, "from_test", json_string(p->cases[s->from_case].name));
+	json_object_set_new(j, "steps", json_integer(s->steps));
+	json_object_set_new(j, "runs", json_integer(s->runs));
+	json_object_set_new(j, "seconds", json_real(s->seconds));
+	json_object_set_new(j, "budget", json_pack("{s:i, s:f}", "runs", s->budget_runs, "seconds", s->budget_seconds));
+	json_object_set_new(j, "budget_spent", json_boolean(s->budget_spent));
+	strbuf_release(&sb);
+	return j;
+}
+
 static json_t *problem_json(const struct view_problem *vp)
 {
 	const struct problem *p = vp->problem;
@@ -146,6 +188,7 @@ static json_t *problem_json(const struct view_problem *vp)
 	json_object_set_new(pj, "max_score", json_real(vp->max_score));
 	json_object_set_new(pj, "build", json_string(verdict_name(vp->build_verdict)));
 	json_object_set_new(pj, "build_message", json_text(vp->build_message));
+	json_object_set_new(pj, "shrunk", vp->shrunk ? shrunk_json(vp) : json_null());
 	json_object_set_new(pj, "language", json_string(p->lang->name));
 	json_object_set_new(pj, "language_version", json_string(p->lang->display));
 	json_object_set_new(pj, "startup_output", json_text_cut(vp->startup_output, VIEW_OUTPUT_MAX, NULL));

@@ -101,6 +101,18 @@ int grade_result_failures(const struct grade_result *r)
 	return n;
 }
 
+void shrunk_input_free(struct shrunk_input *s, const struct problem *p)
+{
+	if (!s)
+		return;
+	for (int i = 0; s->tc.args && i < p->funcs[s->tc.func].ninputs; i++)
+		value_release(&s->tc.args[i]);
+	free(s->tc.args);
+	free(s->from);
+	free(s->message);
+	free(s);
+}
+
 void grade_result_release(struct grade_result *r)
 {
 	for (int i = 0; i < r->nproblems; i++) {
@@ -114,6 +126,7 @@ void grade_result_release(struct grade_result *r)
 		free(pr->build_message);
 		free(pr->startup_output);
 		growth_result_free(pr->growth);
+		shrunk_input_free(pr->shrunk, pr->problem);
 	}
 	free(r->problems);
 	free(r->submission);

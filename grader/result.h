@@ -53,6 +53,31 @@ struct test_result {
 	char *message;             /* why, in words (NULL when correct) */
 	char *output;              /* captured stdout+stderr (truncated), may be NULL */
 	unsigned long long output_total; /* bytes printed in all */
+	bool at_startup;           /* the program failed before its tests (import, constructor): not this input's doing */
+};
+
+/*
+ * The smallest failing input shrink.h found from a failing generated test
+ * of a public group: a case of its own (not one of the problem's), with
+ * what the reference and the submission made of it, and what the search
+ * cost.  Owned by its problem result.
+ */
+struct shrunk_input {
+	int from_case;             /* the failing test it started from (an index into the problem's cases) */
+	char *from;                /* that input in words: "a failing row of 60 values", "AcanWin(57)" */
+	struct test_case tc;       /* the input found: func, group, args (owned; name NULL) */
+	enum verdict verdict;      /* the submission's verdict on it: the failing test's */
+	char *message;             /* the verdict's message on it, or NULL */
+	bool has_actual;
+	long long actual;          /* what the submission returned */
+	bool has_expected;
+	long long expected;        /* what the reference returned */
+	int steps;                 /* smaller failing inputs taken in turn: 0 when the failing test is the smallest found */
+	int runs;                  /* candidate inputs tried (each run by the reference and the submission) */
+	double seconds;            /* the search's wall-clock time */
+	int budget_runs;           /* the budget it had */
+	double budget_seconds;
+	bool budget_spent;         /* stopped by the budget: a smaller failing input may exist */
 };
 
 struct problem_result {
@@ -67,6 +92,7 @@ struct problem_result {
 	char *startup_output;      /* what the submission printed before the tests (Python: at import), or NULL */
 	unsigned long long startup_total;
 	struct growth_result *growth; /* how its time grows (growth.h), or NULL: not measured; owned */
+	struct shrunk_input *shrunk; /* the smallest failing input found (shrink.h), or NULL */
 };
 
 struct grade_result {
@@ -80,6 +106,8 @@ struct grade_result {
 };
 
 void grade_result_release(struct grade_result *r);
+/* Free s (NULL is fine) and its input's arguments (p: the problem it is an input of). */
+void shrunk_input_free(struct shrunk_input *s, const struct problem *p);
 
 /* Sum scores after all verdicts are in; applies all-or-nothing groups. */
 void problem_result_score(struct problem_result *pr);

@@ -186,6 +186,9 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 		tally_add(&vp->tally, &vg->tally);
 	}
 	vp->ntests = n;
+	/* shrink.h searches from public tests only; the rule holds here too, as for every hidden test */
+	if (pr->shrunk && vp->groups[pr->shrunk->tc.group].listed)
+		vp->shrunk = pr->shrunk;
 	share_budget(vp);
 }
 

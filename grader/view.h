@@ -105,6 +105,7 @@ struct view_problem {
 	int messages_cut;          /* long messages cut to their first line */
 	const struct growth_result *growth; /* how its time grows (growth.h), or NULL: not measured, or
 				  * measured only because a hidden group failed by time (the instructor's) */
+	const struct shrunk_input *shrunk; /* the smallest failing input (shrink.h), only from a listed group; or NULL */
 };
 
 struct view {

@@ -50,6 +50,8 @@ static const char usage_text[] =
 	"                     this option), e.g. 'f grows like N^3.0'\n"
 	"  --no-growth        never measure growth (up to 10 s of CPU per problem that timed out)\n"
 	"  -v, --verbose      list passing tests too\n"
+	"  --shrink, --no-shrink  search the smallest input a failing generated public test\n"
+	"                     still fails on (default: on for grade, off for batch; docs/shrink.md)\n"
 	"  --resume           batch: skip students whose result is complete and current\n"
 	"  --shard I/N        batch: grade the I-th of N deterministic parts of the class\n"
 	"  --layout L         batch: read SUBMISSIONS as auto (default: detected), folders, canvas,\n"
@@ -119,7 +121,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH
+	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK
 };
 
 static const struct option longopts[] = {
@@ -134,6 +136,8 @@ static const struct option longopts[] = {
 	{ "show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN },
 	{ "growth", no_argument, NULL, OPT_GROWTH },
 	{ "no-growth", no_argument, NULL, OPT_NO_GROWTH },
+	{ "shrink", no_argument, NULL, OPT_SHRINK },
+	{ "no-shrink", no_argument, NULL, OPT_NO_SHRINK },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
@@ -267,6 +271,10 @@ static int parse_option(struct cli *cli, int c, char *arg)
 	case 'v':
 		cli->verbose = true;
 		return 0;
+	case OPT_SHRINK:
+	case OPT_NO_SHRINK:
+		cli->shrink = c == OPT_SHRINK;
+		return 0;
 	case OPT_COLOR:
 		return parse_color(cli, arg);
 	case OPT_SOURCES:
@@ -323,6 +331,7 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 
 	memset(cli, 0, sizeof(*cli));
 	cli->color = -1;
+	cli->shrink = -1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "j:o:v", longopts, NULL)) != -1)
 		if (parse_option(cli, c, optarg) < 0)
@@ -463,6 +472,7 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 	o->cache_dir = cli->cache;
 	/* --growth wins over --no-growth; neither: after a time limit (batch and mutate decide for themselves) */
 	o->growth = cli->growth ? GROWTH_ALWAYS : cli->no_growth ? GROWTH_NEVER : GROWTH_AFTER_TIMELIMIT;
+	o->shrink = cli->shrink > 0;
 	o->log = stderr;
 }
 

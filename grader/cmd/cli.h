@@ -41,6 +41,7 @@ struct cli {
 	bool show_hidden, verbose, help, version, resume, sources, growth, no_growth;
 	unsigned own;            /* CLI_OPT_* given */
 	int color;               /* -1 auto, 0 never, 1 always */
+	int shrink;              /* --shrink 1, --no-shrink 0, neither -1 (the command's default) */
 	int shard_index, shard_count;
 	char **args;             /* operands after the options */
 	int nargs;

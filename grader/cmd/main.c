@@ -53,6 +53,8 @@ static int cmd_grade(struct cli *cli)
 		goto cleanup;
 	}
 	have_engine = true; /* engine_release undoes a partial engine_init too */
+	if (cli->shrink < 0)
+		cli->shrink = 1; /* a student grading their own work: the smallest failing input helps most */
 	ret = cli_start_engine(cli, &set, &e);
 	if (ret)
 		goto cleanup;

@@ -34,6 +34,9 @@ EXPECTED format (one assertion per line, split like a shell does, '#' starts a c
     PID build VERDICT       the problem's build field
     PID build-message TEXT  the problem's build_message contains TEXT
     PID source NAME         the file the grader picked for the problem
+    PID shrunk CALL         the smallest failing input found (the problem's "shrunk"
+                            field, its "call"), in the instructor's and the
+                            student's report alike; 'none' when there is none
     text TEXT               the text report contains TEXT
     no-text TEXT            the text report does not contain TEXT
 
@@ -149,6 +152,14 @@ def run_assertion(c, report, text, words, raw):
         return
     scope, op, rest = words[0], words[1], words[2:]
 
+    if op == "shrunk":
+        p = problem(report, scope)
+        if not c.check(p is not None, raw, f"no problem '{scope}' in the report") or p is None:
+            return
+        want = " ".join(rest)
+        got = (p.get("shrunk") or {}).get("call", "none")
+        c.check(got == want, raw, f"shrunk is {p.get('shrunk')!r}")
+        return
     if op in ("build", "build-message", "source"):
         p = problem(report, scope)
         if not c.check(p is not None, raw, f"no problem '{scope}' in the report") or p is None:
@@ -259,6 +270,11 @@ def general_checks(c, report, refs, args, stderr):
     c.check(not san, "no sanitizer report on the grader's stderr", " | ".join(san[:3]))
 
 
+def steady(shrunk):
+    """A shrunk field without its clock reading (the one figure two runs may differ in)."""
+    return None if not shrunk else {k: v for k, v in shrunk.items() if k != "seconds"}
+
+
 def student_checks(c, student, shown):
     """The student's report: hidden groups as counts only, the instructor's counts and scores."""
     c.check(student.get("show_hidden") is False and shown.get("show_hidden") is True
@@ -281,9 +297,15 @@ def student_checks(c, student, shown):
                     bad.append(f"{sp['id']}/{sg['name']}: {sg['passed']} passed, the instructor's {ig['passed']}")
             elif not sg["listed"]:
                 bad.append(f"{sp['id']}/{sg['name']}: a public group not listed")
+        # two gradings of one submission find the same smallest failing input (shrink.h: deterministic)
+        if steady(sp.get("shrunk")) != steady(ip.get("shrunk")):
+            bad.append(f"{sp['id']}: shrunk {steady(sp.get('shrunk'))} vs {steady(ip.get('shrunk'))}")
+        if sp.get("shrunk") and sp["shrunk"]["from_test"] not in public:
+            bad.append(f"{sp['id']}: shrunk from a test not public")
     if len(student["problems"]) != len(shown["problems"]) or abs(student["score"] - shown["score"]) > EPS:
         bad.append(f"total {student['score']} vs {shown['score']}")
-    c.check(not bad, "the student's report: hidden groups as the instructor's counts, the same scores",
+    c.check(not bad, "the student's report: hidden groups as the instructor's counts, the same scores "
+            "and smallest failing inputs (from public tests)",
             "; ".join(bad[:4]))
 
 

@@ -222,6 +222,22 @@ for fx in "$FIXTURES"/*/; do
 	tally "$TMP/fx-$name.checks"
 done
 
+# ---- the smallest failing input: the same with -j 1, none with --no-shrink ----
+# (the student's and the instructor's gradings of each fixture agree: expect.py)
+grade shrink-j1 "$TMP/sub/shrink" --only p4_dp --show-hidden -j 1
+grade shrink-off "$TMP/sub/shrink" --only p4 --no-shrink
+check "shrink: -j 1 finds what the default -j found (f([-901, -901]))" python3 -c '
+import json, sys
+def steady(path, pid):
+    p = [p for p in json.load(open(path))["problems"] if p["id"] == pid][0]
+    return {k: v for k, v in (p["shrunk"] or {}).items() if k != "seconds"}
+a, b = steady(sys.argv[1], "p4_dp"), steady(sys.argv[2], "p4_dp")
+sys.exit(not (a == b and a.get("call") == "f([-901, -901])"))' "$TMP/shrink-j1.json" "$TMP/fx-shrink.shown.json"
+check "shrink: no sanitizer report with -j 1" no_sanitizer "$TMP/shrink-j1.err"
+check "shrink: --no-shrink gives no smallest failing input (JSON null, no text)" sh -c '
+	python3 -c "import json,sys; sys.exit(json.load(open(sys.argv[1]))[\"problems\"][0][\"shrunk\"] is not None)" "$1" &&
+	! grep -q "smallest failing input" "$2"' sh "$TMP/shrink-off.json" "$TMP/shrink-off.txt"
+
 # ---- a missing function costs no idle time ----
 # A problem with two functions; the submission defines only one, and 200 tests of a
 # sum group call the other.  Each missing test should cost about what a run costs,

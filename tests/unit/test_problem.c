@@ -287,6 +287,36 @@ static void test_full_random(void **state)
 	problem_release(&p);
 }
 
+/* How each case was drawn (shrink.h keeps a smaller input within these), read off full.yaml by hand. */
+static void test_full_generator_bounds(void **state)
+{
+	struct problem p;
+	const struct test_case *c;
+	(void)state;
+	load_good(&p, "good/full.yaml");
+	c = p.cases;
+	/* explicit calls: none */
+	for (int k = 0; k < 6; k++)
+		assert_null(c[k].gen);
+	/* pair({range: [1, 3]}, {range: [10, 11]}): one array for the entry's six cases */
+	assert_non_null(c[6].gen);
+	assert_ptr_equal(c[6].gen, c[11].gen);
+	assert_true(c[6].gen[0].generated && c[6].gen[1].generated);
+	assert_true(c[6].gen[0].lo == 1 && c[6].gen[0].hi == 3);
+	assert_true(c[6].gen[1].lo == 10 && c[6].gen[1].hi == 11);
+	/* win({range: [-1, 1]}): another entry, another array */
+	assert_true(c[12].gen != c[6].gen && c[12].gen[0].lo == -1 && c[12].gen[0].hi == 1);
+	/* sum({array: {length: [0, 6], values: [-3, 3]}}) */
+	c = p.cases + 75;
+	assert_true(c->gen[0].generated && c->gen[0].len_lo == 0 && c->gen[0].len_hi == 6);
+	assert_true(c->gen[0].lo == -3 && c->gen[0].hi == 3);
+	/* pair({random: [0, 1]}, 5): the literal is kept */
+	c = p.cases + 106;
+	assert_true(c->gen[0].generated && c->gen[0].lo == 0 && c->gen[0].hi == 1);
+	assert_false(c->gen[1].generated);
+	problem_release(&p);
+}
+
 static void test_full_hidden_names(void **state)
 {
 	struct problem p;
@@ -1360,6 +1390,7 @@ int main(void)
 		cmocka_unit_test(test_full_explicit_cases),
 		cmocka_unit_test(test_full_range_expansion),
 		cmocka_unit_test(test_full_random),
+		cmocka_unit_test(test_full_generator_bounds),
 		cmocka_unit_test(test_full_hidden_names),
 		cmocka_unit_test(test_full_limits),
 		cmocka_unit_test(test_minimal_defaults),
