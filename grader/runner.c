@@ -582,6 +582,9 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 		s->cpu_base_ms = now;
 	s->task = -1;
 	s->state = SLOT_READY;
+	/* a case child that stopped itself where its zygote may not kill it is still there: end the runner */
+	if ((r->flags & GR_STOPPED) && slot_strays(s))
+		slot_stop(s);
 	finish_task(pool, task, RUN_REPORTED);
 }
 
