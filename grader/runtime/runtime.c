@@ -566,6 +566,7 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, int answer_fd, int 
 		if (output_fd >= 0)
 			p[np++] = (struct pollfd){ output_fd, POLLIN, 0 };
 		int ready = ppoll(p, (nfds_t)np, NULL, &gr_poll_mask);
+		int poll_errno = errno; /* before gr_child_stopped's waitid */
 		if (gr_child_changed && gr_child_stopped(pid, r) && !gr_may_kill) {
 			/* it stays stopped: report now, the grader ends the runner */
 			if (answer_fd >= 0)
@@ -575,7 +576,7 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, int answer_fd, int 
 			return;
 		}
 		if (ready < 0) {
-			if (errno == EINTR)
+			if (poll_errno == EINTR)
 				continue;
 			break;
 		}
