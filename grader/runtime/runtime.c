@@ -45,6 +45,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -416,6 +417,8 @@ static void gr_thread_stacks(unsigned memory_mb)
 	pthread_attr_destroy(&attr);
 }
 
+static unsigned gr_thread_stack_mb; /* what gr_thread_stacks last set in the zygote */
+
 static void gr_limit(int resource, rlim_t value)
 {
 	struct rlimit rl = { value, value };
@@ -458,7 +461,6 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
 	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
 	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
-	gr_thread_stacks(rq->memory_mb);
 	gr_watch_stack((uintptr_t)&a, rq->memory_mb);
 	gr_limit(RLIMIT_FSIZE, 0);
 	gr_limit(RLIMIT_CORE, 0);
@@ -469,8 +471,11 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
 
 	fn->call(fn, args, &res);
-	fflush(stdout);
-	fflush(stderr);
+	/* only what is pending: an untouched FILE stays untouched (no copy-on-write fault per test) */
+	if (__fpending(stdout))
+		fflush(stdout);
+	if (__fpending(stderr))
+		fflush(stderr);
 	a.magic = GR_MAGIC_ANSWER;
 	a.value = res.value;
 	a.kind = res.kind;
@@ -729,6 +734,11 @@ static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 		goto spawn_failed;
 	}
 	zygote = getpid();
+	/* the case child's default thread stack, set in the zygote once per memory limit (not per test) */
+	if (rq->memory_mb != gr_thread_stack_mb) {
+		gr_thread_stacks(rq->memory_mb);
+		gr_thread_stack_mb = rq->memory_mb;
+	}
 	pid = fork();
 	if (pid == 0) {
 		/* dies with the zygote: without a PID namespace (a normal user where user namespaces are
