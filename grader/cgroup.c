@@ -94,8 +94,12 @@ static ssize_t cg_read_watched(const struct cgroup *cg, enum watched w, const ch
 		if (cg->fd[w] < 0)
 			return -1;
 	}
-	while ((size_t)n < size - 1 && (r = pread(cg->fd[w], buf + n, size - 1 - (size_t)n, n)) > 0)
+	/* a control file's text comes in one read: a short one is the end (one call, not two) */
+	while ((size_t)n < size - 1 && (r = pread(cg->fd[w], buf + n, size - 1 - (size_t)n, n)) > 0) {
 		n += r;
+		if ((size_t)r < size - 1 - (size_t)(n - r))
+			break;
+	}
 	if (r < 0)
 		return -1;
 	buf[n] = '\0';
