@@ -177,10 +177,10 @@ for i in range(n):
 print("%.1f" % ((time.perf_counter_ns() - t) / n))' "$TMP/py-sub"
 }
 
-# ratios GRADER_J1 GRADER_J2 LOOP_NS FLOOR_J1 FLOOR_J2 HARNESS: the comparison lines
+# ratios GRADER_J1 GRADER_J2 LOOP_NS FLOOR_J1 FLOOR_J2 HARNESS [HOW_J2]: the comparison lines
 ratios() {
-	awk -v a="$1" -v b="$2" -v l="$3" -v f1="$4" -v f2="$5" -v h="$6" 'BEGIN {
-		printf "  baselines: in-process call %s ns, fork floor %d us (-j 1) / %d us (-j 2, two at once), shell harness %d us per test\n", l, f1, f2, h
+	awk -v a="$1" -v b="$2" -v l="$3" -v f1="$4" -v f2="$5" -v h="$6" -v how="${7:-two at once}" 'BEGIN {
+		printf "  baselines: in-process call %s ns, fork floor %d us (-j 1) / %d us (-j 2, %s), shell harness %d us per test\n", l, f1, f2, how, h
 		printf "  grader / fork floor: %.2fx at -j 1, %.2fx at -j 2 (target <= 1.3x)\n", a / f1, b / f2
 		printf "  shell harness / grader: %.1fx at -j 1, %.1fx at -j 2 (target >= 10x)\n", h / a, h / b
 		printf "  grader / in-process call: %.0fx at -j 1\n", a * 1000 / l }'
@@ -253,7 +253,7 @@ floor=$(python_floor)
 harness=$(python_harness)
 echo "  fork floor of the same warm interpreter (fork, call, pipe, exit, wait; no sandbox): $floor us per call"
 echo "  per-test harness (python3 -c 'import bench; print(bench.ident(7))'): $harness us per test"
-ratios "$py_j1" "$py_j2" "$(py_loop)" "$floor" "$floor" "$harness"
+ratios "$py_j1" "$py_j2" "$(py_loop)" "$floor" "$floor" "$harness" "sequential"
 
 [ "${BENCH_BATCH:-1}" = 0 ] && exit 0
 echo
