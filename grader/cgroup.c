@@ -30,8 +30,12 @@
 enum role { R_PIDS, R_MEMORY, R_CPUACCT, R_FREEZER, R_COUNT };
 static const char *const role_names[R_COUNT] = { "pids", "memory", "cpuacct", "freezer" };
 
+/* The files read around every test, kept open (pread from 0 reads them afresh): no path walk per test. */
+enum watched { W_CPU, W_OOM, W_PROCS, W_COUNT };
+
 struct cgroup {
 	char *dir[R_COUNT]; /* v1: per role (NULL: that hierarchy is missing); v2: dir[0] only */
+	int *fd;            /* [W_COUNT], -1 until first read: a cache, so the reading calls take a const unit */
 };
 
 static struct {
@@ -75,17 +79,51 @@ static ssize_t cg_read(const char *dir, const char *name, char *buf, size_t size
 	return n;
 }
 
-/* The number after "key " in a flat-keyed file ("oom_kill 3"), or -1. */
-static long long keyed_value(const char *dir, const char *name, const char *key)
+/* As cg_read, through the unit's open file w (opened on first use). */
+static ssize_t cg_read_watched(const struct cgroup *cg, enum watched w, const char *dir, const char *name,
+			       char *buf, size_t size)
 {
-	char buf[4096];
-	size_t kl = strlen(key);
-	if (cg_read(dir, name, buf, sizeof(buf)) < 0)
+	ssize_t n = 0, r = 0;
+
+	if (!dir)
 		return -1;
-	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+	if (cg->fd[w] < 0) {
+		char *path = xasprintf("%s/%s", dir, name);
+		cg->fd[w] = open(path, O_RDONLY | O_CLOEXEC);
+		free(path);
+		if (cg->fd[w] < 0)
+			return -1;
+	}
+	/* a control file's text comes in one read: a short one is the end (one call, not two) */
+	while ((size_t)n < size - 1 && (r = pread(cg->fd[w], buf + n, size - 1 - (size_t)n, n)) > 0) {
+		n += r;
+		if ((size_t)r < size - 1 - (size_t)(n - r))
+			break;
+	}
+	if (r < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+/* The number after "key " in a flat-keyed text ("oom_kill 3"), or -1. */
+static long long key_in(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
 		if (!strncmp(line, key, kl) && line[kl] == ' ')
 			return strtoll(line + kl + 1, NULL, 10);
 	return -1;
+}
+
+/* The number after "key " in a watched flat-keyed file, or -1. */
+static long long keyed_value(const struct cgroup *cg, enum watched w, const char *dir, const char *name,
+			     const char *key)
+{
+	char buf[4096];
+	if (cg_read_watched(cg, w, dir, name, buf, sizeof(buf)) < 0)
+		return -1;
+	return key_in(buf, key);
 }
 
 /* Is word one of the comma-separated words of list? */
@@ -408,6 +446,9 @@ struct cgroup *cgroup_new(const char *name, unsigned pids_max, unsigned long lon
 	if (make_base(err) < 0)
 		return NULL;
 	cg = xcalloc(1, sizeof(*cg));
+	cg->fd = xcalloc(W_COUNT, sizeof(*cg->fd));
+	for (int w = 0; w < W_COUNT; w++)
+		cg->fd[w] = -1;
 	st.live++;
 	for (int r = 0; r < R_COUNT; r++) {
 		if (!st.base[r])
@@ -476,8 +517,8 @@ long long cgroup_cpu_us(const struct cgroup *cg)
 		return -1;
 	touch_base();
 	if (st.caps.version == 2)
-		return keyed_value(cg->dir[0], "cpu.stat", "usage_usec");
-	if (!cg->dir[R_CPUACCT] || cg_read(cg->dir[R_CPUACCT], "cpuacct.usage", buf, sizeof(buf)) <= 0)
+		return keyed_value(cg, W_CPU, cg->dir[0], "cpu.stat", "usage_usec");
+	if (cg_read_watched(cg, W_CPU, cg->dir[R_CPUACCT], "cpuacct.usage", buf, sizeof(buf)) <= 0)
 		return -1;
 	return strtoll(buf, NULL, 10) / 1000;
 }
@@ -486,15 +527,22 @@ int cgroup_nprocs(const struct cgroup *cg)
 {
 	if (!cg)
 		return -1;
-	return procs_in(st.caps.version == 2 ? cg->dir[0] : cg->dir[R_PIDS]);
+	char buf[65536];
+	int n = 0;
+	if (cg_read_watched(cg, W_PROCS, st.caps.version == 2 ? cg->dir[0] : cg->dir[R_PIDS], "cgroup.procs", buf,
+			    sizeof(buf)) < 0)
+		return -1;
+	for (char *p = buf; *p; p++)
+		n += *p == '\n';
+	return n;
 }
 
 long long cgroup_oom_kills(const struct cgroup *cg)
 {
 	if (!cg)
 		return -1;
-	return st.caps.version == 2 ? keyed_value(cg->dir[0], "memory.events", "oom_kill")
-				    : keyed_value(cg->dir[R_MEMORY], "memory.oom_control", "oom_kill");
+	return st.caps.version == 2 ? keyed_value(cg, W_OOM, cg->dir[0], "memory.events", "oom_kill")
+				    : keyed_value(cg, W_OOM, cg->dir[R_MEMORY], "memory.oom_control", "oom_kill");
 }
 
 int cgroup_kill(struct cgroup *cg)
@@ -507,9 +555,13 @@ void cgroup_free(struct cgroup *cg)
 	if (!cg)
 		return;
 	kill_dirs(cg->dir);
+	for (int w = 0; w < W_COUNT; w++)
+		if (cg->fd[w] >= 0)
+			close(cg->fd[w]);
 	remove_dirs(cg->dir);
 	for (int r = 0; r < R_COUNT; r++)
 		free(cg->dir[r]);
+	free(cg->fd);
 	free(cg);
 	st.live--;
 	drop_base();

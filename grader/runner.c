@@ -18,6 +18,16 @@
 #include "sandbox.h"
 
 #define MAX_SLOTS ((int)SANDBOX_BLOCK - 1) /* a uid each, and the block's last one is the compiler's (sandbox.h) */
+/*
+ * Tests that wait do not hold a core: a slot whose test has run WAIT_AFTER_MS
+ * and then used under 1/WAIT_CPU_SHARE of a core over WAIT_AFTER_MS (asleep,
+ * blocked, stopped) stops counting against -j, and another slot may start a
+ * test - at most WAIT_SLOTS_FACTOR x -j runners alive.  It counts again as
+ * soon as it uses CPU again.
+ */
+#define WAIT_AFTER_MS 100
+#define WAIT_CPU_SHARE 20
+#define WAIT_SLOTS_FACTOR 2
 /* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
 #define RUNNER_MAX_PROCS 16
 
@@ -44,6 +54,9 @@ struct slot {
 	long long oom_base;     /* the cgroup's OOM kills then */
 	unsigned startup_ms;   /* the start-up CPU limit of the runner being started */
 	struct cgroup *cg;     /* the runner's process tree (cgroup.h), or NULL */
+	bool waiting;          /* its test uses no CPU (WAIT_AFTER_MS): it does not count against -j */
+	uint64_t sample_us;    /* when its CPU was last sampled for that (0: not yet) */
+	long long sample_cpu_us;
 	uid_t uid;             /* who its processes are (sandbox_ids) */
 	gid_t gid;
 };
@@ -63,6 +76,7 @@ struct start_failure {
 
 struct pool {
 	int nslots;
+	int cores;               /* -j: slots whose test uses CPU, at most */
 	struct slot slots[MAX_SLOTS];
 	char *workdir;
 	const char *const *hide_paths; /* borrowed: directories the runners must not see */
@@ -93,7 +107,9 @@ struct pool *pool_new(int slots, const char *workdir, const char *const *hide_pa
 		slots = 1;
 	if (slots > MAX_SLOTS)
 		slots = MAX_SLOTS;
-	pool->nslots = slots;
+	pool->cores = slots;
+	pool->nslots = slots * WAIT_SLOTS_FACTOR > MAX_SLOTS ? MAX_SLOTS : slots * WAIT_SLOTS_FACTOR;
+	slots = pool->nslots;
 	pool->workdir = xstrdup(workdir);
 	pool->hide_paths = hide_paths;
 	pool->id_block = id_block;
@@ -511,6 +527,8 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	strbuf_add(&s->out, t->args.buf, t->args.len);
 	s->state = SLOT_RUNNING;
 	s->task = task_index;
+	s->waiting = false;
+	s->sample_us = 0;
 	s->started_us = now_us();
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
 }
@@ -582,6 +600,9 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 		s->cpu_base_ms = now;
 	s->task = -1;
 	s->state = SLOT_READY;
+	/* a case child that stopped itself where its zygote may not kill it is still there: end the runner */
+	if ((r->flags & GR_STOPPED) && slot_strays(s))
+		slot_stop(s);
 	finish_task(pool, task, RUN_REPORTED);
 }
 
@@ -732,6 +753,64 @@ static int slot_output(struct slot *s)
 
 /* ---- pool_run's phases ---- */
 
+/* CPU of the slot's test so far, in µs: its runner's tree by the cgroup, else the case child by /proc.  -1 unknown. */
+static long long slot_test_cpu_us(const struct slot *s)
+{
+	long long us = cgroup_cpu_us(s->cg);
+	char state;
+	unsigned ms;
+
+	if (us >= 0)
+		return us;
+	return case_child_state(s->pid, &state, &ms) == 0 ? (long long)ms * 1000 : -1;
+}
+
+/*
+ * Is the slot's test waiting (asleep, blocked, stopped) rather than
+ * computing?  Sampled only once it has run WAIT_AFTER_MS, so quick tests
+ * cost nothing; decided over each following WAIT_AFTER_MS.
+ */
+static void sample_waiting(struct slot *s, uint64_t now)
+{
+	long long cpu;
+
+	if (s->state != SLOT_RUNNING || s->task < 0 || now < s->started_us + WAIT_AFTER_MS * 1000ull)
+		return;
+	if (s->sample_us && now < s->sample_us + WAIT_AFTER_MS * 1000ull)
+		return;
+	cpu = slot_test_cpu_us(s);
+	if (cpu < 0) {
+		s->waiting = false; /* unknown: it keeps its core */
+		return;
+	}
+	if (s->sample_us) {
+		char state = 'S';
+		unsigned ms;
+		s->waiting = (cpu - s->sample_cpu_us) * WAIT_CPU_SHARE < (long long)(now - s->sample_us);
+		/* runnable but starved by a busy machine is not waiting: it wants its core */
+		if (s->waiting && case_child_state(s->pid, &state, &ms) == 0 && state == 'R')
+			s->waiting = false;
+	}
+	s->sample_us = now;
+	s->sample_cpu_us = cpu;
+}
+
+/* Slots that hold a core: starting, or running a test that is not waiting. */
+static int busy_slots(struct pool *pool)
+{
+	uint64_t now = now_us();
+	int busy = 0;
+
+	for (int k = 0; k < pool->nslots; k++) {
+		struct slot *s = &pool->slots[k];
+		if (s->task < 0)
+			continue;
+		sample_waiting(s, now);
+		busy += !s->waiting;
+	}
+	return busy;
+}
+
 /* Give an idle slot the client's next task, starting a runner for it when needed.  false: none left. */
 static bool fill_slot(struct pool *pool, struct slot *s)
 {
@@ -764,6 +843,7 @@ static bool fill_slot(struct pool *pool, struct slot *s)
 		}
 		strbuf_release(&err);
 		s->task = task; /* sent once the runner is ready */
+		s->waiting = false;
 		return true;
 	}
 }
@@ -894,10 +974,13 @@ int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client
 		bool progressed;
 		int timeout;
 
-		for (int k = 0; k < pool->nslots; k++) {
+		for (int k = 0, busy = busy_slots(pool); k < pool->nslots && busy < pool->cores; k++) {
 			struct slot *s = &pool->slots[k];
-			if (s->task < 0 && s->state != SLOT_STARTING && !fill_slot(pool, s))
+			if (s->task >= 0 || s->state == SLOT_STARTING)
+				continue;
+			if (!fill_slot(pool, s))
 				break;
+			busy += s->task >= 0;
 		}
 		progressed = send_requests(pool);
 		watch_slots(pool, &ps);

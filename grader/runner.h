@@ -28,7 +28,13 @@
  * between) the tests fails the problem (RUN_STRAY_PROCESSES).
  *
  * A slot sends one request at a time and waits for the report, with a wall
- * clock deadline.  At the deadline (a sleeping, stopped or wedged program)
+ * clock deadline.  The pool has 2 x -j slots but starts tests only while
+ * fewer than -j are busy: a test that has run 100 ms and then used almost no
+ * CPU, not runnable (asleep, blocked), stops counting until it computes
+ * again (docs/performance.md), so tests that wait do not hold a core.  A
+ * case child that stops itself is reported at once by its zygote
+ * (GR_STOPPED); where the zygote may not kill it, the grader ends the
+ * runner.  At the deadline (a sleeping or wedged program)
  * the grader kills the whole zygote - its namespace or process group - and
  * the slot starts a fresh one for its next case.  A zygote that dies or
  * misbehaves costs only the case it was running - except one that fails

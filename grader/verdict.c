@@ -53,6 +53,23 @@ static const char *signal_words(int sig)
 	}
 }
 
+/* The signal that stopped a program, as its raiser wrote it. */
+static const char *stop_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGSTOP:
+		return "SIGSTOP: raise(SIGSTOP) or kill(getpid(), SIGSTOP)?";
+	case SIGTSTP:
+		return "SIGTSTP";
+	case SIGTTIN:
+		return "SIGTTIN";
+	case SIGTTOU:
+		return "SIGTTOU";
+	default:
+		return "a stop signal";
+	}
+}
+
 static char *wall_limit_message(const struct run_task *t)
 {
 	const struct run_facts *f = &t->facts;
@@ -262,6 +279,11 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 	else if (r->flags & GR_OUTPUT_LIMIT)
 		decide(j, V_OUTPUT_LIMIT, xasprintf("printed more than %u KiB (stdout and stderr together); "
 						    "remove debugging output", t->output_kb));
+	else if (r->flags & GR_STOPPED)
+		decide(j, V_TIMELIMIT, xasprintf("the program stopped itself (%s) after %u ms of CPU time: nothing "
+						 "would ever continue it, so it was ended at once instead of at the "
+						 "wall-clock limit of %u ms", stop_signal_name((int)r->stop_signal),
+						 j->cpu_ms, t->wall_ms));
 	else if (WIFSIGNALED(r->wait_status))
 		judge_signal(j, t, WTERMSIG(r->wait_status));
 	else if (t->facts.tree_oom)

@@ -119,6 +119,10 @@ print("-j %d: %6.1f s total, %.3f s/student, %.2f students/s (rc=%d, %d rows, %d
       % (j, wall, wall / n, n / wall, rc, rows, graded))
 print("       in the workers: %.3f s/student; compiling %.3f s + student CPU %.3f s"
       % (per_student / n, compile_s / n, student_s / n))
+cores = min(j, os.cpu_count())
+print("       share spent compiling: %.0f%% of the workers' time; wall / ((compile + student CPU) / %d) = %.2fx "
+      "(target <= 1.2x)" % (100 * compile_s / per_student if per_student else 0, cores,
+                            wall / (work / cores) if work else 0))
 if os.cpu_count() // workers > 1:
     print("       (each worker had %d test slots: its compiles overlap, so no per-student overhead figure)"
           % (os.cpu_count() // workers))

@@ -7,6 +7,12 @@
 #   (b) the whole reference graded, compilation included, answers cached;
 #   (c) (a) and (b) with the sandbox's isolation switched off
 #       (GRADER_NO_SECCOMP=1 GRADER_NO_NAMESPACES=1): what the sandbox costs;
+#   (a') next to three baselines measured in the same run, as ratios: the
+#       in-process call loop, the fork floor (tools/bench-floor.c: fork, call,
+#       answer over a pipe, wait; at -j 2 two of them at once) and a
+#       process-per-test shell harness (exec, timeout, compare);
+#   (e) a generated class of 100 at -j 1 and -j 2 (tools/bench-batch.sh), with
+#       the share spent compiling (BENCH_BATCH=0 skips it);
 #   (d) for Python: (a) with the function written in Python, next to the fork
 #       floor of the same warm interpreter (tools/bench-pyfloor.py: import
 #       once, fork per call, no sandbox) and next to a per-test harness
@@ -65,6 +71,8 @@ long long ident(long long x);
 long long ident(long long x) { return x; }
 EOF
 cp "$TMP/ref/bench.c" "$TMP/sub/bench.c"
+# the C baselines, linked with the same ident()
+cc -O2 -o "$TMP/floor" "$REPO/tools/bench-floor.c" "$TMP/ref/bench.c" || exit 2
 
 # ---- the same in Python: def ident(x), graded by the embedded interpreter ----
 PYTHON=/usr/bin/python3 # the interpreter the grader embeds (Debian's), not the first on PATH
@@ -141,6 +149,45 @@ python_harness() {
 	awk -v us="$us" -v n="$HARNESS_TESTS" 'BEGIN { printf "%.0f", us / n }'
 }
 
+# c_floor JOBS: the fork floor per call in microseconds (JOBS floors at once, CASES calls in all)
+c_floor() {
+	us=$(median_us sh -c "for k in \$(seq $1); do '$TMP/floor' fork $((CASES / $1)) & done; wait")
+	awk -v us="$us" -v n="$CASES" 'BEGIN { printf "%.0f", us / n }'
+}
+
+# c_loop: the in-process call, in nanoseconds
+c_loop() {
+	"$TMP/floor" loop 10000000 | awk '{ printf "%.1f", $1 * 1000 / 10000000 }'
+}
+
+# c_harness: a process per test - exec under timeout, compare - the median per test in microseconds
+c_harness() {
+	us=$(median_us sh -c "i=0; while [ \$i -lt $HARNESS_TESTS ]; do
+		out=\$(timeout 2 '$TMP/floor' call \$i) && [ \"\$out\" = \$i ] || exit 1; i=\$((i + 1)); done")
+	awk -v us="$us" -v n="$HARNESS_TESTS" 'BEGIN { printf "%.0f", us / n }'
+}
+
+# py_loop: the in-process call of the Python function, in nanoseconds
+py_loop() {
+	"$PYTHON" -c 'import sys, time
+sys.path.insert(0, sys.argv[1])
+from bench import ident
+n = 1000000
+t = time.perf_counter_ns()
+for i in range(n):
+    ident(i)
+print("%.1f" % ((time.perf_counter_ns() - t) / n))' "$TMP/py-sub"
+}
+
+# ratios GRADER_J1 GRADER_J2 LOOP_NS FLOOR_J1 FLOOR_J2 HARNESS [HOW_J2]: the comparison lines
+ratios() {
+	awk -v a="$1" -v b="$2" -v l="$3" -v f1="$4" -v f2="$5" -v h="$6" -v how="${7:-two at once}" 'BEGIN {
+		printf "  baselines: in-process call %s ns, fork floor %d us (-j 1) / %d us (-j 2, %s), shell harness %d us per test\n", l, f1, f2, how, h
+		printf "  grader / fork floor: %.2fx at -j 1, %.2fx at -j 2 (target <= 1.3x)\n", a / f1, b / f2
+		printf "  shell harness / grader: %.1fx at -j 1, %.1fx at -j 2 (target >= 10x)\n", h / a, h / b
+		printf "  grader / in-process call: %.0fx at -j 1\n", a * 1000 / l }'
+}
+
 whole() { # whole JOBS: median wall time of grading reference/
 	us=$(median_us "$GRADER" --cache "$CACHE" -j "$1" reference)
 	rc=$(code "$GRADER" --cache "$CACHE" -j "$1" reference)
@@ -193,7 +240,13 @@ for mode in $modes; do
 	echo "== sandbox isolation $mode: $(isolation)"
 	echo "(a) the grader's overhead per test case (a function returning its argument)"
 	overhead 1
+	c_j1=$per_case
 	overhead 2
+	c_j2=$per_case
+	if [ "$mode" = on ]; then
+		echo "(a') against the baselines, measured now"
+		ratios "$c_j1" "$c_j2" "$(c_loop)" "$(c_floor 1)" "$(c_floor 2)" "$(c_harness)"
+	fi
 	echo "(b) the whole reference graded (compilation included, answers cached)"
 	set -- $(whole 1)
 	j1=$1 rc1=$2
@@ -225,8 +278,11 @@ floor=$(python_floor)
 harness=$(python_harness)
 echo "  fork floor of the same warm interpreter (fork, call, pipe, exit, wait; no sandbox): $floor us per call"
 echo "  per-test harness (python3 -c 'import bench; print(bench.ident(7))'): $harness us per test"
-awk -v a="$py_j1" -v b="$py_j2" -v f="$floor" -v h="$harness" 'BEGIN {
-	printf "  grader / fork floor: %.2fx at -j 1 (target <= 2x), %.2fx at -j 2\n", a / f, b / f
-	printf "  per-test harness / grader: %.0fx at -j 1, %.0fx at -j 2 (target >= 20x)\n", h / a, h / b }'
+ratios "$py_j1" "$py_j2" "$(py_loop)" "$floor" "$floor" "$harness" "sequential"
 [ "${BENCH_ONLY:-}" = python ] && exit 0
 mutate_bench
+
+[ "${BENCH_BATCH:-1}" = 0 ] && exit 0
+echo
+echo "== a generated class of 100 (tools/bench-batch.sh)"
+GRADER="$GRADER" tools/bench-batch.sh 100

@@ -96,6 +96,8 @@ enum gr_report_flags {
 	GR_CASE_READY = 64,     /* the child said its sandbox was in place before student code ran */
 	GR_STACK_OVERFLOW = 128,/* the child faulted at its stack's end (answer: the estimated depth, 0 when
 				 * unknown; nomem_bytes: the stack it used) */
+	GR_STOPPED = 256,       /* the child stopped itself (stop_signal); killed at once where the zygote may,
+				 * else left stopped for the grader to end with the runner */
 };
 
 /*
@@ -132,6 +134,8 @@ struct gr_report {
 	uint32_t output_kept;
 	uint32_t value_kind;   /* enum gr_value_kind, with GR_ANSWERED */
 	uint32_t detail_len;
+	uint32_t stop_signal;  /* GR_STOPPED: the signal that stopped it (SIGSTOP, SIGTSTP...) */
+	uint32_t pad;
 };
 
 /*

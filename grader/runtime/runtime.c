@@ -23,8 +23,12 @@
  * installs the second, stricter filter (no fork either), calls the student's
  * function through the stub and writes the answer record to GR_FD_ANSWER.
  *
- * The zygote kills nothing but a case child past its output limit (where its
- * filter allows it, see gr_may_kill): the CPU limit is enforced by the kernel
+ * The zygote kills nothing but a case child past its output limit or one
+ * that stopped itself (where its filter allows it, see gr_may_kill): a
+ * stopped child is seen at once (SIGCHLD, blocked except inside ppoll(), and
+ * waitid(WSTOPPED)), since nothing could ever continue it; where the zygote
+ * may not kill it, it reports the stop and the grader ends the whole runner.
+ * The CPU limit is enforced by the kernel
  * in the child, and the grader enforces the wall-clock backstop by killing the
  * whole runner (and with it its PID namespace).  The grader trusts a report
  * only for what the student could have produced anyway: answers are compared
@@ -41,6 +45,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -69,6 +74,9 @@ static int gr_answer_fd = -1; /* set in the case child */
 static struct gr_function *gr_table; /* the language part's functions (gr_stub_init) */
 static int gr_ntable;
 static int gr_report_fd = GR_FD_STATUS;
+/* SIGCHLD: blocked in the zygote except inside ppoll() (gr_poll_mask), so no stop is missed */
+static volatile sig_atomic_t gr_child_changed;
+static sigset_t gr_poll_mask;
 
 /* Replace the pid placeholder in comparisons, then install the program. */
 static int gr_install_filter(unsigned char *prog, uint32_t len)
@@ -409,6 +417,8 @@ static void gr_thread_stacks(unsigned memory_mb)
 	pthread_attr_destroy(&attr);
 }
 
+static unsigned gr_thread_stack_mb; /* what gr_thread_stacks last set in the zygote */
+
 static void gr_limit(int resource, rlim_t value)
 {
 	struct rlimit rl = { value, value };
@@ -427,6 +437,8 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 
 	close(GR_FD_CONTROL);
 	close(GR_FD_STATUS);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, &gr_poll_mask, NULL);
 	dup2(output_fd, 1);
 	dup2(output_fd, 2);
 	if (answer_fd != GR_FD_ANSWER) {
@@ -449,7 +461,6 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
 	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
 	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
-	gr_thread_stacks(rq->memory_mb);
 	gr_watch_stack((uintptr_t)&a, rq->memory_mb);
 	gr_limit(RLIMIT_FSIZE, 0);
 	gr_limit(RLIMIT_CORE, 0);
@@ -460,8 +471,11 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
 
 	fn->call(fn, args, &res);
-	fflush(stdout);
-	fflush(stderr);
+	/* only what is pending: an untouched FILE stays untouched (no copy-on-write fault per test) */
+	if (__fpending(stdout))
+		fflush(stdout);
+	if (__fpending(stderr))
+		fflush(stderr);
 	a.magic = GR_MAGIC_ANSWER;
 	a.value = res.value;
 	a.kind = res.kind;
@@ -496,6 +510,48 @@ struct gr_answer_buf {
 	size_t len;
 };
 
+static void gr_on_sigchld(int sig)
+{
+	(void)sig;
+	gr_child_changed = 1;
+}
+
+/* In the zygote, before the first case: SIGCHLD wakes ppoll() in gr_drain, and only there. */
+static void gr_watch_children(void)
+{
+	struct sigaction sa;
+	sigset_t chld;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = gr_on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &gr_poll_mask);
+	sigdelset(&gr_poll_mask, SIGCHLD);
+}
+
+/*
+ * After a SIGCHLD: has the case child stopped itself (SIGSTOP, SIGTSTP...)?
+ * Nothing in its sandbox could continue it, so it is ended now (where the
+ * zygote may) rather than at the wall-clock limit.  1 when it stopped.
+ */
+static int gr_child_stopped(pid_t pid, struct gr_report *r)
+{
+	siginfo_t si;
+
+	gr_child_changed = 0;
+	memset(&si, 0, sizeof(si));
+	/* WSTOPPED without WEXITED: an exit is left for gr_collect's wait4 */
+	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) < 0 || si.si_pid != pid || si.si_code != CLD_STOPPED)
+		return 0;
+	r->flags |= GR_STOPPED;
+	r->stop_signal = (uint32_t)si.si_status;
+	if (gr_may_kill)
+		kill(pid, SIGKILL);
+	return 1;
+}
+
 /*
  * Read the child's answer and output pipes until both close.  Output is
  * counted, its first GR_OUTPUT_KEEP bytes kept; past the output limit the
@@ -514,8 +570,18 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, int answer_fd, int 
 			p[np++] = (struct pollfd){ answer_fd, POLLIN, 0 };
 		if (output_fd >= 0)
 			p[np++] = (struct pollfd){ output_fd, POLLIN, 0 };
-		if (poll(p, (nfds_t)np, -1) < 0) {
-			if (errno == EINTR)
+		int ready = ppoll(p, (nfds_t)np, NULL, &gr_poll_mask);
+		int poll_errno = errno; /* before gr_child_stopped's waitid */
+		if (gr_child_changed && gr_child_stopped(pid, r) && !gr_may_kill) {
+			/* it stays stopped: report now, the grader ends the runner */
+			if (answer_fd >= 0)
+				close(answer_fd);
+			if (output_fd >= 0)
+				close(output_fd);
+			return;
+		}
+		if (ready < 0) {
+			if (poll_errno == EINTR)
 				continue;
 			break;
 		}
@@ -607,8 +673,11 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 	r.magic = GR_MAGIC_REPORT;
 	r.case_id = rq->case_id;
 	gr_drain(pid, rq, answer_fd, output_fd, &r, kept, &ab);
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
-		;
+	if ((r.flags & GR_STOPPED) && !gr_may_kill)
+		status = (int)(r.stop_signal << 8 | 0x7f); /* still stopped: no rusage (the grader counts its CPU) */
+	else
+		while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+			;
 	r.wait_status = status;
 	r.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
 		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
@@ -665,6 +734,11 @@ static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 		goto spawn_failed;
 	}
 	zygote = getpid();
+	/* the case child's default thread stack, set in the zygote once per memory limit (not per test) */
+	if (rq->memory_mb != gr_thread_stack_mb) {
+		gr_thread_stacks(rq->memory_mb);
+		gr_thread_stack_mb = rq->memory_mb;
+	}
 	pid = fork();
 	if (pid == 0) {
 		/* dies with the zygote: without a PID namespace (a normal user where user namespaces are
@@ -727,6 +801,7 @@ int main(int argc, char **argv)
 	}
 	if (gr_say_hello(&load) < 0)
 		return 0;
+	gr_watch_children();
 	if (load.kind != GR_LOAD_OK) {
 		/* a failed load: the grader gives every test its verdict; wait to be let go */
 		char c;

@@ -375,6 +375,26 @@ if [ -n "${loop_elapsed:-}" ]; then
 	fi
 fi
 
+# A test that stops itself is ended at once, by the zygote's SIGCHLD, not at
+# the wall-clock limit: its message says so (where the sandbox lets the test
+# signal itself at all; elsewhere raise() is a forbidden call).
+stop_expected=$here/fixtures/sigstop-self/EXPECTED
+[ -f "$stop_expected.${HOSTILE_LEVEL:-none}" ] && stop_expected=$stop_expected.$HOSTILE_LEVEL
+if [ -f "$S/run-sigstop-self.json" ] && grep -q '^timelimit' "$stop_expected"; then
+	if v=$(python3 - "$S/run-sigstop-self.json" <<'PY'
+import json, sys
+tests = [t for p in json.load(open(sys.argv[1]))['problems'] for t in p['tests'] if t['verdict'] == 'timelimit']
+bad = [(t['name'], t['message']) for t in tests if t['visibility'] != 'hidden' and 'stopped itself' not in t['message']]
+print(bad if bad or not tests else '%d tests' % len(tests))
+sys.exit(1 if bad or not tests else 0)
+PY
+	); then
+		ok "sigstop-self: judged as stopped at once ($v)"
+	else
+		not_ok "sigstop-self: not judged as stopped" "$v"
+	fi
+fi
+
 # The CPU timer, apart from the wall clock (which a busy machine reaches
 # first with h.yaml's limits): the same problem with 300 ms of CPU and 20 s
 # of wall clock, against the endless loop.
