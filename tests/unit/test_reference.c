@@ -159,7 +159,8 @@ static void test_p1_large_by_periodicity(void **state)
     assert_true(period > 0);
 
     int big[] = {1000000, 999999, 999998, 999997, 999996, 999995, 999994,
-                 999993, 999992, 123457, 65536, 100000, 100001, 777777};
+                 999993, 999992, 123457, 65536, 100000, 100001, 777777,
+                 200000, 199999, 199998, 199993, 199992};
     for (size_t t = 0; t < sizeof big / sizeof big[0]; t++) {
         int n = big[t];
         int m = start + (n - start) % period;
@@ -272,7 +273,7 @@ static void test_p2_smooth_search_agrees_small(void **state)
 static void test_p2_huge_n(void **state)
 {
     const long long E18 = 1000000000000000000LL;
-    long long ns[] = {E18, E18 - 1, E18 + 1, 999999999999999989LL,
+    long long ns[] = {E18, E18 - 1, E18 + 1, 2 * E18, 999999999999999989LL,
                       (long long)1 << 62, ((long long)1 << 62) - 1,
                       LLONG_MAX, LLONG_MAX - 1, 362797056LL * 362797056LL * 7,
                       4052555153018976267LL /* 3^39 */};
@@ -488,6 +489,52 @@ static void test_p4_trivial_rows(void **state)
     assert_true(ref_p4dp_f(two, 2) == INT_MAX);
 }
 
+/*
+ * Rows of equal or zero cards (the tests problems/p4.yaml and p4_dp.yaml
+ * carry): each row's value by exhaustive search and by the closed form
+ * ceil(n / 2) x c (whatever A does, A gets ceil(n / 2) of n equal cards).
+ */
+static void test_p4_equal_and_zero_rows(void **state)
+{
+    static const struct {
+        int n, c;
+    } equal[] = {{5, 0}, {4, 0}, {14, 0}, {4, 5}, {3, 5}, {3, 3}, {5, -2},
+                 {15, INT_MAX}, {16, INT_MIN}};
+    int L[16], z[] = {0, 0, 9, 0};
+    (void)state;
+
+    for (size_t t = 0; t < sizeof equal / sizeof equal[0]; t++) {
+        int n = equal[t].n;
+        long long want = (long long)((n + 1) / 2) * equal[t].c;
+        for (int i = 0; i < n; i++)
+            L[i] = equal[t].c;
+        assert_true(p4_brute(L, n) == want);
+        assert_true(ref_p4_f(L, n) == want);
+        assert_true(ref_p4dp_f(L, n) == want);
+    }
+    assert_true(p4_brute(z, 4) == 9);
+    assert_true(ref_p4_f(z, 4) == 9);
+    assert_true(ref_p4dp_f(z, 4) == 9);
+}
+
+/* The long equal rows of p4_dp.yaml (C: 4000 and 3999 cards, Python: 2200, 2199). */
+static void test_p4dp_long_equal_rows(void **state)
+{
+    static int L[4000];
+    static const int lengths[] = {4000, 3999, 2200, 2199};
+    static const int values[] = {0, 1000000, INT_MAX, INT_MIN};
+    (void)state;
+
+    for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+        for (int i = 0; i < 4000; i++)
+            L[i] = values[v];
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+            int n = lengths[k];
+            assert_true(ref_p4dp_f(L, n) == (long long)((n + 1) / 2) * values[v]);
+        }
+    }
+}
+
 static void test_p4_vs_exhaustive(void **state)
 {
     int L[12];
@@ -593,6 +640,8 @@ int main(void)
         cmocka_unit_test(test_p3_large),
         cmocka_unit_test(test_p4_published),
         cmocka_unit_test(test_p4_trivial_rows),
+        cmocka_unit_test(test_p4_equal_and_zero_rows),
+        cmocka_unit_test(test_p4dp_long_equal_rows),
         cmocka_unit_test(test_p4_vs_exhaustive),
         cmocka_unit_test(test_p4_vs_p4dp),
         cmocka_unit_test(test_p4dp_closed_forms),
