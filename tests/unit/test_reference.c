@@ -177,6 +177,46 @@ static void test_p1_large_by_periodicity(void **state)
     }
 }
 
+/*
+ * The claim behind two listed equivalent mutants (problems/p1.yaml,
+ * docs/test-strength.md): B's moves {2,4,5,7} give the same outcome tables
+ * as {2,3,5,7} for every n <= 10^6 (full tables, take-all rule), while A's
+ * moves {1,2,3,4,6} do not (a mutant that plays that game must be killed).
+ */
+#define P1_TABLE_MAX 1000000
+
+static void p1_game_tables(const int *am, int na, const int *bm, int nb,
+                           bool *a, bool *b)
+{
+    a[0] = b[0] = false;
+    for (int i = 1; i <= P1_TABLE_MAX; i++) {
+        a[i] = b[i] = false;
+        for (int j = 0; j < na; j++)
+            if (!b[i > am[j] ? i - am[j] : 0])
+                a[i] = true;
+        for (int j = 0; j < nb; j++)
+            if (!a[i > bm[j] ? i - bm[j] : 0])
+                b[i] = true;
+    }
+}
+
+static void test_p1_move_sets_equivalent_mutants(void **state)
+{
+    static bool a[P1_TABLE_MAX + 1], b[P1_TABLE_MAX + 1];
+    static bool a2[P1_TABLE_MAX + 1], b2[P1_TABLE_MAX + 1];
+    static const int b_four[] = {2, 4, 5, 7}, a_no_five[] = {1, 2, 3, 4, 6};
+    (void)state;
+
+    p1_game_tables(P1_A_AMOUNTS, 6, P1_B_AMOUNTS, 4, a, b);
+    p1_game_tables(P1_A_AMOUNTS, 6, b_four, 4, a2, b2);
+    assert_memory_equal(a, a2, sizeof a);
+    assert_memory_equal(b, b2, sizeof b);
+    for (int n = 9; n <= P1_TABLE_MAX; n++) /* period 8 from n = 1 */
+        assert_true(a[n] == a[n - 8] && b[n] == b[n - 8]);
+    p1_game_tables(a_no_five, 5, P1_B_AMOUNTS, 4, a2, b2);
+    assert_true(a2[13] != a[13]);
+}
+
 /* ================================================================== */
 /* P2: multiplication game.                                            */
 
@@ -630,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_p1_small_vs_minimax),
         cmocka_unit_test(test_p1_statement_facts),
         cmocka_unit_test(test_p1_large_by_periodicity),
+        cmocka_unit_test(test_p1_move_sets_equivalent_mutants),
         cmocka_unit_test(test_p2_small_vs_game_tree),
         cmocka_unit_test(test_p2_published),
         cmocka_unit_test(test_p2_smooth_search_agrees_small),
