@@ -32,12 +32,16 @@ long long f(const int *L, int n)
     if (n <= 0)
         return 0;
 
-    prefix = malloc(((size_t)n + 1) * sizeof *prefix);
-    cur = malloc((size_t)n * sizeof *cur);
+    /*
+     * calloc: prefix[0] = 0.  cur gets n + 1 entries though rows of length
+     * 1 fill n: without the base case above, the empty row would return a
+     * defined cur[0] = 0, f of no cards (grader mutate, docs/test-strength.md).
+     */
+    prefix = calloc((size_t)n + 1, sizeof *prefix);
+    cur = calloc((size_t)n + 1, sizeof *cur);
     if (prefix == NULL || cur == NULL)
         abort();
 
-    prefix[0] = 0;
     for (int i = 0; i < n; i++) {
         prefix[i + 1] = prefix[i] + L[i];
         cur[i] = L[i]; /* rows of length 1 */

@@ -159,7 +159,8 @@ static void test_p1_large_by_periodicity(void **state)
     assert_true(period > 0);
 
     int big[] = {1000000, 999999, 999998, 999997, 999996, 999995, 999994,
-                 999993, 999992, 123457, 65536, 100000, 100001, 777777};
+                 999993, 999992, 123457, 65536, 100000, 100001, 777777,
+                 200000, 199999, 199998, 199993, 199992};
     for (size_t t = 0; t < sizeof big / sizeof big[0]; t++) {
         int n = big[t];
         int m = start + (n - start) % period;
@@ -174,6 +175,46 @@ static void test_p1_large_by_periodicity(void **state)
         assert_true(AcanWin(n) == a[m]);
         assert_true(BcanWin(n) == b[m]);
     }
+}
+
+/*
+ * The claim behind two listed equivalent mutants (problems/p1.yaml,
+ * docs/test-strength.md): B's moves {2,4,5,7} give the same outcome tables
+ * as {2,3,5,7} for every n <= 10^6 (full tables, take-all rule), while A's
+ * moves {1,2,3,4,6} do not (a mutant that plays that game must be killed).
+ */
+#define P1_TABLE_MAX 1000000
+
+static void p1_game_tables(const int *am, int na, const int *bm, int nb,
+                           bool *a, bool *b)
+{
+    a[0] = b[0] = false;
+    for (int i = 1; i <= P1_TABLE_MAX; i++) {
+        a[i] = b[i] = false;
+        for (int j = 0; j < na; j++)
+            if (!b[i > am[j] ? i - am[j] : 0])
+                a[i] = true;
+        for (int j = 0; j < nb; j++)
+            if (!a[i > bm[j] ? i - bm[j] : 0])
+                b[i] = true;
+    }
+}
+
+static void test_p1_move_sets_equivalent_mutants(void **state)
+{
+    static bool a[P1_TABLE_MAX + 1], b[P1_TABLE_MAX + 1];
+    static bool a2[P1_TABLE_MAX + 1], b2[P1_TABLE_MAX + 1];
+    static const int b_four[] = {2, 4, 5, 7}, a_no_five[] = {1, 2, 3, 4, 6};
+    (void)state;
+
+    p1_game_tables(P1_A_AMOUNTS, 6, P1_B_AMOUNTS, 4, a, b);
+    p1_game_tables(P1_A_AMOUNTS, 6, b_four, 4, a2, b2);
+    assert_memory_equal(a, a2, sizeof a);
+    assert_memory_equal(b, b2, sizeof b);
+    for (int n = 9; n <= P1_TABLE_MAX; n++) /* period 8 from n = 1 */
+        assert_true(a[n] == a[n - 8] && b[n] == b[n - 8]);
+    p1_game_tables(a_no_five, 5, P1_B_AMOUNTS, 4, a2, b2);
+    assert_true(a2[13] != a[13]);
 }
 
 /* ================================================================== */
@@ -272,7 +313,7 @@ static void test_p2_smooth_search_agrees_small(void **state)
 static void test_p2_huge_n(void **state)
 {
     const long long E18 = 1000000000000000000LL;
-    long long ns[] = {E18, E18 - 1, E18 + 1, 999999999999999989LL,
+    long long ns[] = {E18, E18 - 1, E18 + 1, 2 * E18, 999999999999999989LL,
                       (long long)1 << 62, ((long long)1 << 62) - 1,
                       LLONG_MAX, LLONG_MAX - 1, 362797056LL * 362797056LL * 7,
                       4052555153018976267LL /* 3^39 */};
@@ -488,6 +529,52 @@ static void test_p4_trivial_rows(void **state)
     assert_true(ref_p4dp_f(two, 2) == INT_MAX);
 }
 
+/*
+ * Rows of equal or zero cards (the tests problems/p4.yaml and p4_dp.yaml
+ * carry): each row's value by exhaustive search and by the closed form
+ * ceil(n / 2) x c (whatever A does, A gets ceil(n / 2) of n equal cards).
+ */
+static void test_p4_equal_and_zero_rows(void **state)
+{
+    static const struct {
+        int n, c;
+    } equal[] = {{5, 0}, {4, 0}, {14, 0}, {4, 5}, {3, 5}, {3, 3}, {5, -2},
+                 {15, INT_MAX}, {16, INT_MIN}};
+    int L[16], z[] = {0, 0, 9, 0};
+    (void)state;
+
+    for (size_t t = 0; t < sizeof equal / sizeof equal[0]; t++) {
+        int n = equal[t].n;
+        long long want = (long long)((n + 1) / 2) * equal[t].c;
+        for (int i = 0; i < n; i++)
+            L[i] = equal[t].c;
+        assert_true(p4_brute(L, n) == want);
+        assert_true(ref_p4_f(L, n) == want);
+        assert_true(ref_p4dp_f(L, n) == want);
+    }
+    assert_true(p4_brute(z, 4) == 9);
+    assert_true(ref_p4_f(z, 4) == 9);
+    assert_true(ref_p4dp_f(z, 4) == 9);
+}
+
+/* The long equal rows of p4_dp.yaml (C: 4000 and 3999 cards, Python: 2200, 2199). */
+static void test_p4dp_long_equal_rows(void **state)
+{
+    static int L[4000];
+    static const int lengths[] = {4000, 3999, 2200, 2199};
+    static const int values[] = {0, 1000, INT_MAX, INT_MIN};
+    (void)state;
+
+    for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+        for (int i = 0; i < 4000; i++)
+            L[i] = values[v];
+        for (size_t k = 0; k < sizeof lengths / sizeof lengths[0]; k++) {
+            int n = lengths[k];
+            assert_true(ref_p4dp_f(L, n) == (long long)((n + 1) / 2) * values[v]);
+        }
+    }
+}
+
 static void test_p4_vs_exhaustive(void **state)
 {
     int L[12];
@@ -583,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_p1_small_vs_minimax),
         cmocka_unit_test(test_p1_statement_facts),
         cmocka_unit_test(test_p1_large_by_periodicity),
+        cmocka_unit_test(test_p1_move_sets_equivalent_mutants),
         cmocka_unit_test(test_p2_small_vs_game_tree),
         cmocka_unit_test(test_p2_published),
         cmocka_unit_test(test_p2_smooth_search_agrees_small),
@@ -593,6 +681,8 @@ int main(void)
         cmocka_unit_test(test_p3_large),
         cmocka_unit_test(test_p4_published),
         cmocka_unit_test(test_p4_trivial_rows),
+        cmocka_unit_test(test_p4_equal_and_zero_rows),
+        cmocka_unit_test(test_p4dp_long_equal_rows),
         cmocka_unit_test(test_p4_vs_exhaustive),
         cmocka_unit_test(test_p4_vs_p4dp),
         cmocka_unit_test(test_p4dp_closed_forms),

@@ -8,6 +8,8 @@ long long f(const int *L, int n);
 
 long long f(const int *L, int n)
 {
+    if (n <= 0) /* no cards: f = 0 (the examples group tests f([])) */
+        return 0;
     long long (*best)[n] = malloc(sizeof(long long[n][n]));
     long long *prefix = malloc(sizeof(long long) * ((size_t)n + 1));
     long long r;
