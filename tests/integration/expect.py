@@ -38,6 +38,9 @@ EXPECTED format (one assertion per line, split like a shell does, '#' starts a c
                             field, its "call"), in the instructor's and the
                             student's report alike; 'none' when there is none
     text TEXT               the text report contains TEXT
+    shown-text TEXT         the instructor's text report (SHOWN.json's name with
+                            .txt; the run writes it) contains TEXT: what a
+                            hidden group's failures say
     no-text TEXT            the text report does not contain TEXT
 
 SCOPE is PID ('*' for every problem in the report), PID/GROUP, either
@@ -138,14 +141,14 @@ def brief(tests, limit=4):
     return shown + (f", ... ({len(tests)} tests)" if len(tests) > limit else "")
 
 
-def run_assertion(c, report, text, words, raw):
+def run_assertion(c, report, texts, words, raw):
     head = words[0]
     if head in ("args", "exit"):
         return
-    if head in ("text", "no-text"):
+    if head in ("text", "no-text", "shown-text"):
         needle = " ".join(words[1:])
-        found = needle in text
-        c.check(found if head == "text" else not found, raw)
+        found = needle in texts[head == "shown-text"]
+        c.check(found if head != "no-text" else not found, raw)
         return
     if len(words) < 2:
         c.check(False, raw, "cannot parse this line")
@@ -331,11 +334,13 @@ def main():
     except (OSError, ValueError) as e:
         c.check(False, "the JSON reports parse (the instructor's and the student's)", f"{e}; stderr: {stderr[-300:]}")
         return 1
-    try:
-        with open(text_path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        text = ""
+    texts = []
+    for path in (text_path, json_path[:-len(".json")] + ".txt"):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                texts.append(f.read())
+        except OSError:
+            texts.append("")
     refs = []
     for path in ref_path.split(":"):  # the C reference's report first, then other languages'
         with open(path, encoding="utf-8") as f:
@@ -358,7 +363,7 @@ def main():
     general_checks(c, report, refs, args, stderr)
     student_checks(c, student, report)
     for _, raw, words in lines:
-        run_assertion(c, report, text, words, raw)
+        run_assertion(c, report, texts, words, raw)
     return 1 if c.failed else 0
 
 

@@ -68,7 +68,7 @@ for dir in tests/mistakes/*/; do
 		--format \"text:\$TMP/\$name.txt\" $args \"\$sub\"" >/dev/null 2>"$TMP/$name.err"
 	code=$?
 	eval "\"\$GRADER\" --cache \"\$CACHE\" --color never --show-hidden --format \"json:\$TMP/\$name.shown.json\" \
-		$args \"\$sub\"" >/dev/null 2>>"$TMP/$name.err"
+		--format \"text:\$TMP/\$name.shown.txt\" $args \"\$sub\"" >/dev/null 2>>"$TMP/$name.err"
 	shown_code=$?
 	python3 "$EXPECT" "$name" "$dir/EXPECTED" "$TMP/$name.shown.json" "$TMP/$name.json" "$TMP/$name.txt" \
 		"$code,$shown_code" "$TMP/$name.err" "$TMP/reference-c.json:$TMP/reference-python.json" \
