@@ -345,8 +345,8 @@ mkdir "$T/class3/ref" && cp reference/p4.c reference/p4_dp.c "$T/class3/ref/"
 rc=$?
 check "real problems/: batch rc=$rc" [ "$rc" -eq 0 ]
 check "real problems/: the reference copies get full marks" sh -c \
-	"grep -q '^ref,27,19,46,46,ok' '$T/out3/grades.csv' && grep -q '^ref2,27,19,46,46,ok' '$T/out3/grades.csv'"
-check "real problems/: the template is graded" grep -q '^template,[0-9.]*,[0-9.]*,[0-9.]*,46,ok' "$T/out3/grades.csv"
+	"grep -q '^ref,31,26,57,57,ok' '$T/out3/grades.csv' && grep -q '^ref2,31,26,57,57,ok' '$T/out3/grades.csv'"
+check "real problems/: the template is graded" grep -q '^template,[0-9.]*,[0-9.]*,[0-9.]*,57,ok' "$T/out3/grades.csv"
 check "no sanitizer reports (crash, real problems)" no_sanitizer_errors "$T/out2.err" "$T/out2r.err" "$T/out3.err"
 
 # ---- 10. LMS downloads: Canvas, Moodle, Gradescope; their import files; the formula guard ----

@@ -342,11 +342,11 @@ if python3 - "$zroot/results/results.json" >"$tmp/last.err" 2>&1 <<'EOF'; then
 import json, sys
 r = json.load(open(sys.argv[1]))
 p1 = [t for t in r["tests"] if t["name"].startswith("p1 ")]
-# the README's figures for this file: 17 of p1's 22 points, nothing else handed in
-assert abs(sum(t["score"] for t in p1) - 17) < 1e-6 and abs(r["score"] - 17) < 1e-6, r["score"]
-assert abs(sum(t["max_score"] for t in p1) - 22) < 1e-6
+# the README's figures for this file: 19.8 of p1's 25.2 points, nothing else handed in
+assert abs(sum(t["score"] for t in p1) - 19.8) < 1e-6 and abs(r["score"] - 19.8) < 1e-6, r["score"]
+assert abs(sum(t["max_score"] for t in p1) - 25.2) < 1e-6
 EOF
-	ok "gradescope: the zip grades the README's p1 example: 17 of 22"
+	ok "gradescope: the zip grades the README's p1 example: 19.8 of 25.2"
 else
 	fail "gradescope: the zip's results.json"
 fi
