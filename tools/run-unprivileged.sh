@@ -68,6 +68,16 @@ cp "$top"/build/.deps-ok "$top"/build/.test-deps-ok "$repo/build/" 2>/dev/null
 
 failed=0
 ran=0
+# living_of USER: the pids of USER's processes that are not zombies, after waiting up to 3 s for them to go
+living_of() {
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
+		pids=$(ps -u "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/ { print $1 }')
+		[ -z "$pids" ] && return 1
+		sleep 0.2
+	done
+	echo $pids
+}
+
 run_pass() { # run_pass PASS SUITE
 	pass=$1
 	suite=$2
@@ -100,8 +110,9 @@ run_pass() { # run_pass PASS SUITE
 		echo "FAILED: [$pass] tests/$suite/run.sh"
 		failed=$((failed + 1))
 	fi
-	# nothing the suite's graders started may outlive them (all of it ran as $user)
-	if [ "$(id -u)" = 0 ] && left=$(pgrep -u "$user") && [ -n "$left" ]; then
+	# nothing the suite's graders started may outlive them (all of it ran as $user); a process that
+	# ended a moment ago may still be a zombie waiting for init (a browser's helpers): give those 3 s
+	if [ "$(id -u)" = 0 ] && left=$(living_of "$user") && [ -n "$left" ]; then
 		echo "FAILED: [$pass] tests/$suite/run.sh left processes of $user: $(ps -o pid=,etime=,cmd= -p "$(echo $left | tr ' ' ,)" | tr '\n' ';')"
 		failed=$((failed + 1))
 		# shellcheck disable=SC2086
