@@ -269,11 +269,6 @@ static void progress_student(struct run *r, int i, const struct student_state *s
 
 /* ---- the workers' callbacks ---- */
 
-static char *worker_dir(const struct run *r, int k)
-{
-	return workers_scratch_dir(r->tmp, k);
-}
-
 /* In worker k: an engine of its own, in a scratch space no other worker's compiler sees. */
 static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
 {
@@ -281,16 +276,14 @@ static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
 	struct engine *e = xcalloc(1, sizeof(*e));
 	struct engine_options opts = r->engine.opts;
 	char **hidden = xcalloc((size_t)r->nworkers + 4, sizeof(char *));
-	char *dir = worker_dir(r, k);
+	char *dir = workers_scratch_dir(r->tmp, k);
 	int nh = 0, ret = -1;
 	bool usage;
 
 	hidden[nh++] = xstrdup(r->o->outdir);
 	hidden[nh++] = xstrdup(r->o->submissions);
 	hidden[nh++] = xstrdup(r->engine.scratch);
-	for (int j = 0; j < r->nworkers; j++)
-		if (j != k)
-			hidden[nh++] = worker_dir(r, j);
+	workers_scratch_others(r->tmp, r->nworkers, k, hidden, &nh);
 	opts.extra_hidden = (const char *const *)hidden;
 	opts.scratch_parent = dir;
 	opts.jobs = r->worker_jobs;

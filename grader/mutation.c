@@ -106,11 +106,6 @@ static int generate(struct run *r, struct strbuf *err)
 
 /* ---- the workers ---- */
 
-static char *worker_dir(const struct run *r, int k)
-{
-	return workers_scratch_dir(r->tmp, k);
-}
-
 /* In worker k: an engine of its own that stops at a mutant's first failing test. */
 static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
 {
@@ -118,14 +113,12 @@ static int worker_start(void *ctx, int k, void **state, struct strbuf *err)
 	struct engine *e = xcalloc(1, sizeof(*e));
 	struct engine_options opts = r->engine.opts;
 	char **hidden = xcalloc((size_t)r->nworkers + 2, sizeof(char *));
-	char *dir = worker_dir(r, k);
+	char *dir = workers_scratch_dir(r->tmp, k);
 	int nh = 0, ret = -1;
 	bool usage;
 
 	hidden[nh++] = xstrdup(r->engine.scratch);
-	for (int j = 0; j < r->nworkers; j++)
-		if (j != k)
-			hidden[nh++] = worker_dir(r, j);
+	workers_scratch_others(r->tmp, r->nworkers, k, hidden, &nh);
 	opts.extra_hidden = (const char *const *)hidden;
 	opts.scratch_parent = dir;
 	opts.jobs = 1; /* one test at a time: the first failure ends the mutant, nothing runs past it */

@@ -446,3 +446,10 @@ char *workers_scratch(const char *what, int nworkers, struct strbuf *err)
 	}
 	return tmp;
 }
+
+void workers_scratch_others(const char *scratch, int nworkers, int k, char **list, int *n)
+{
+	for (int j = 0; j < nworkers; j++)
+		if (j != k)
+			list[(*n)++] = workers_scratch_dir(scratch, j);
+}

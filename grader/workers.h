@@ -75,5 +75,7 @@ int workers_run(const struct workers_client *client, const int *tasks, int ntask
 char *workers_scratch(const char *what, int nworkers, struct strbuf *err);
 /* Worker k's folder in the scratch space (a new string). */
 char *workers_scratch_dir(const char *scratch, int k);
+/* Append the folders of every worker but k to list[*n ...] (new strings): what worker k must not see. */
+void workers_scratch_others(const char *scratch, int nworkers, int k, char **list, int *n);
 
 #endif
