@@ -287,14 +287,17 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 	}
 }
 
-/* In the case child, before its filter: the fault handler on a stack of its own. */
-static void gr_watch_stack(uintptr_t top, unsigned memory_mb)
+/*
+ * In the zygote, once: the fault handler on a stack of its own, which every
+ * case child inherits with fork().  It acts only in a case child (where
+ * gr_answer_fd is set); in the zygote it returns and, reset by then, the
+ * fault ends the process as it always did.
+ */
+static void gr_install_fault_handler(void)
 {
 	stack_t ss;
 	struct sigaction sa;
 
-	gr_stack_top = top;
-	gr_stack_limit = (uint64_t)memory_mb << 20;
 	gr_find_code();
 	memset(&ss, 0, sizeof(ss));
 	ss.ss_sp = gr_alt_stack;
@@ -306,6 +309,13 @@ static void gr_watch_stack(uintptr_t top, unsigned memory_mb)
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
+}
+
+/* In the case child: where its stack begins and how far it may grow, for gr_on_fault. */
+static void gr_watch_stack(uintptr_t top, unsigned memory_mb)
+{
+	gr_stack_top = top;
+	gr_stack_limit = (uint64_t)memory_mb << 20;
 }
 
 /* ---- allocation failures: reported as memory-limit, not as a crash ---- */
@@ -802,6 +812,7 @@ int main(int argc, char **argv)
 	if (gr_say_hello(&load) < 0)
 		return 0;
 	gr_watch_children();
+	gr_install_fault_handler();
 	if (load.kind != GR_LOAD_OK) {
 		/* a failed load: the grader gives every test its verdict; wait to be let go */
 		char c;
