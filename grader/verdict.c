@@ -134,13 +134,61 @@ static char *stack_overflow_message(const struct run_task *t, const struct gr_re
 	return strbuf_detach(&m);
 }
 
+/*
+ * The array parameter the runtime's argument position stands for (arguments
+ * are the inputs in order: lengths are filled in, not sent), and the length
+ * parameter after it.  NULL when the position is not an array's: the record
+ * is the student's process speaking.
+ */
+static const struct param *array_param(const struct signature *sig, uint32_t arg, const struct param **length)
+{
+	uint32_t input = 0;
+	for (int i = 0; i < sig->nparams; i++) {
+		if (sig->params[i].is_length)
+			continue;
+		if (input++ != arg)
+			continue;
+		if (sig->params[i].type != VT_INT_ARRAY || i + 1 >= sig->nparams || !sig->params[i + 1].is_length)
+			return NULL;
+		*length = &sig->params[i + 1];
+		return &sig->params[i];
+	}
+	return NULL;
+}
+
+/*
+ * The case child faulted on the guard page after an array argument (the
+ * runtime's fault handler said which element of which array): "read L[5],
+ * one past the end of L (n = 5: its indexes are 0 to 4)".
+ */
+static char *out_of_bounds_message(const struct gr_report *r, const struct signature *sig)
+{
+	uint32_t arg = (uint32_t)r->syscall_nr & ~GR_BOUNDS_WRITE;
+	const char *verb = (uint32_t)r->syscall_nr & GR_BOUNDS_WRITE ? "wrote" : "read";
+	const struct param *length = NULL, *array = array_param(sig, arg, &length);
+	long long index = (long long)r->answer;
+	unsigned long long len = (unsigned long long)r->nomem_bytes;
+
+	if (!array)
+		return xstrdup("crashed with a segmentation fault (a bad pointer or an index past the end of an array)");
+	if (len == 0)
+		return xasprintf("your code %s %s[%lld], but %s is empty (%s = 0): check for no elements before "
+				 "using one", verb, array->name, index, array->name, length->name);
+	return xasprintf("your code %s %s[%lld], %s the end of %s (%s = %llu: %s %llu)%s", verb, array->name, index,
+			 (unsigned long long)index == len ? "one past" : "past", array->name, length->name, len,
+			 len == 1 ? "its only index is" : "its indexes are 0 to", len - 1,
+			 (unsigned long long)index == len ? ": an off-by-one in a loop bound or an index?" : "");
+}
+
 /* A case child killed by a signal. */
-static void judge_signal(struct judgement *j, const struct run_task *t, int sig)
+static void judge_signal(struct judgement *j, const struct run_task *t, const struct signature *fn, int sig)
 {
 	const struct gr_report *r = &t->facts.report;
 	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
 
-	if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
+	if (sig == SIGSEGV && (r->flags & GR_OUT_OF_BOUNDS))
+		decide(j, V_RUN_ERROR, out_of_bounds_message(r, fn));
+	else if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
 		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
 	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
 		decide(j, V_TIMELIMIT, xasprintf("used more than the CPU time limit of %u ms", t->cpu_ms));
@@ -285,7 +333,7 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 						 "wall-clock limit of %u ms", stop_signal_name((int)r->stop_signal),
 						 j->cpu_ms, t->wall_ms));
 	else if (WIFSIGNALED(r->wait_status))
-		judge_signal(j, t, WTERMSIG(r->wait_status));
+		judge_signal(j, t, sig, WTERMSIG(r->wait_status));
 	else if (t->facts.tree_oom)
 		decide(j, V_MEMORY_LIMIT, xasprintf("the processes of your program together went over the memory "
 						    "limit (%u MiB)", t->memory_mb));

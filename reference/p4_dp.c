@@ -18,8 +18,9 @@
  * Row length len only needs the values for length len - 1, so we keep one
  * array cur[i] = best(i, i+len-1) and update it in place for increasing i
  * (cur[i] and cur[i+1] still hold the length len - 1 values when cur[i]
- * is overwritten).  Range sums come from prefix sums.  All sums are long
- * long.  O(n^2) time, O(n) memory.
+ * is overwritten).  The row sums are kept the same way: sum[i] holds the
+ * cards L[i..i+len-1], and length len adds the card L[i+len-1].  All sums
+ * are long long.  O(n^2) time, O(n) memory.
  */
 #include <stdlib.h>
 
@@ -27,37 +28,37 @@ long long f(const int *L, int n);
 
 long long f(const int *L, int n)
 {
-    long long *prefix, *cur, result;
+    long long *sum, *cur, result;
 
     if (n <= 0)
         return 0;
 
     /*
-     * calloc: prefix[0] = 0.  cur gets n + 1 entries though rows of length
-     * 1 fill n: without the base case above, the empty row would return a
-     * defined cur[0] = 0, f of no cards (grader mutate, docs/test-strength.md).
+     * calloc, and cur gets n + 1 entries though rows of length 1 fill n:
+     * without the base case above, the empty row would return a defined
+     * cur[0] = 0, f of no cards (grader mutate, docs/test-strength.md).
      */
-    prefix = calloc((size_t)n + 1, sizeof *prefix);
+    sum = calloc((size_t)n, sizeof *sum);
     cur = calloc((size_t)n + 1, sizeof *cur);
-    if (prefix == NULL || cur == NULL)
+    if (sum == NULL || cur == NULL)
         abort();
 
     for (int i = 0; i < n; i++) {
-        prefix[i + 1] = prefix[i] + L[i];
+        sum[i] = L[i];
         cur[i] = L[i]; /* rows of length 1 */
     }
 
     for (int len = 2; len <= n; len++) {
         for (int i = 0; i + len <= n; i++) {
-            long long total = prefix[i + len] - prefix[i];
             long long opp_left = cur[i + 1]; /* we took L[i]         */
             long long opp_right = cur[i];    /* we took L[i+len-1]   */
-            cur[i] = total - (opp_left < opp_right ? opp_left : opp_right);
+            sum[i] += L[i + len - 1];
+            cur[i] = sum[i] - (opp_left < opp_right ? opp_left : opp_right);
         }
     }
 
     result = cur[0];
-    free(prefix);
+    free(sum);
     free(cur);
     return result;
 }

@@ -37,6 +37,8 @@
 #define GR_MAGIC_READY 0x59444552u   /* "REDY": the case child's filter is in place */
 #define GR_MAGIC_SANDBOX 0x584f4253u /* "SBOX": the preinit hook could not install the filter */
 #define GR_MAGIC_STACK 0x4b435453u   /* "STCK": a fault at the stack pointer, near the stack's end */
+#define GR_MAGIC_BOUNDS 0x444e4242u  /* "BBND": a fault on the guard page after an array argument */
+#define GR_BOUNDS_WRITE 0x10000u     /* in GR_MAGIC_BOUNDS's syscall_nr: the access was a write */
 
 /* Stands for "this process's pid" in seccomp programs; patched at install. */
 #define GR_PID_PLACEHOLDER 0x7ffffff1u
@@ -98,6 +100,9 @@ enum gr_report_flags {
 				 * unknown; nomem_bytes: the stack it used) */
 	GR_STOPPED = 256,       /* the child stopped itself (stop_signal); killed at once where the zygote may,
 				 * else left stopped for the grader to end with the runner */
+	GR_OUT_OF_BOUNDS = 512, /* the child faulted just past the end of an array argument (answer: the
+				 * element's index; nomem_bytes: the array's length; syscall_nr: the
+				 * argument's position, | GR_BOUNDS_WRITE for a write) */
 };
 
 /*
@@ -141,7 +146,8 @@ struct gr_report {
 /*
  * in the case child: what the answer pipe carries (followed by detail_len bytes).
  * GR_MAGIC_STACK: value is the estimated recursion depth (0: unknown), kind
- * the stack used in KiB.
+ * the stack used in KiB.  GR_MAGIC_BOUNDS: syscall_nr the argument's position
+ * (| GR_BOUNDS_WRITE), value the element's index, kind the array's length.
  */
 struct gr_answer {
 	uint32_t magic;

@@ -168,6 +168,65 @@ __attribute__((section(".preinit_array"), used))
 static void (*const gr_preinit_entry)(int, char **, char **) = gr_preinit;
 #endif
 
+/* ---- arrays: the element after the last is a guard page ---- */
+
+/*
+ * Each array argument ends where a page ends, and the next page is made
+ * inaccessible in the case child (gr_guard_arrays): reading or writing one
+ * element past the end - the off-by-one of a loop bound, or L[0] of an empty
+ * array - faults at once, where it would otherwise read whatever follows
+ * (zeros, usually) and pass unnoticed.  gr_on_fault names the array and the
+ * index.  Reads before the start are not caught: an array cannot both start
+ * and end at a page boundary.
+ */
+#define GR_PAGE 4096u
+#define GR_MAX_GUARDS 64
+
+struct gr_guard {
+	uintptr_t page;       /* the inaccessible page right after the array */
+	const int *arr;
+	uint32_t len;
+	uint32_t arg;         /* the argument's position among the decoded arguments */
+};
+
+static struct gr_guard gr_guards[GR_MAX_GUARDS];
+static int gr_nguards;
+
+/* In the case child, before its filter: the pages after the arrays inaccessible. */
+static void gr_guard_arrays(void)
+{
+	for (int i = 0; i < gr_nguards; i++)
+		mprotect((void *)gr_guards[i].page, GR_PAGE, PROT_NONE);
+}
+
+/* Was the access a write?  Where the fault's context says; otherwise taken as a read. */
+static int gr_fault_was_write(const void *ctx)
+{
+#if defined(__x86_64__)
+	const ucontext_t *uc = ctx;
+	return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* the page-fault error code's W bit */
+#else
+	(void)ctx;
+	return 0;
+#endif
+}
+
+/* A fault on a guard page: tell the zygote which array, which element, read or written.  0 if not one. */
+static int gr_report_bounds(uintptr_t addr, const void *ctx)
+{
+	for (int i = 0; i < gr_nguards; i++) {
+		const struct gr_guard *g = &gr_guards[i];
+		if (addr >= g->page && addr < g->page + GR_PAGE) {
+			struct gr_answer a = { GR_MAGIC_BOUNDS,
+					       (int32_t)(g->arg | (gr_fault_was_write(ctx) ? GR_BOUNDS_WRITE : 0u)),
+					       (int64_t)((addr - (uintptr_t)g->arr) / sizeof(int)), g->len, 0 };
+			gr_write_full(gr_answer_fd, &a, sizeof(a));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* ---- stack overflow: named, not a bare SIGSEGV ---- */
 
 /*
@@ -272,6 +331,8 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 		raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
 		return;
 	}
+	if (gr_answer_fd >= 0 && gr_report_bounds(addr, ctx))
+		return;
 	if (gr_answer_fd < 0 || !gr_stack_top || addr >= gr_stack_top || sp >= gr_stack_top ||
 	    gr_stack_top - addr > gr_stack_limit + GR_FAULT_NEAR || addr + GR_FAULT_NEAR < sp || addr > sp + GR_FAULT_NEAR)
 		return;
@@ -363,44 +424,95 @@ void *__wrap_realloc(void *ptr, size_t size)
 /* ---- one case ---- */
 
 /*
- * Decode arguments.  Arrays are copied into `aligned` (at least `size`
- * bytes, page-aligned) so the student always gets a properly aligned
- * const int *, whatever precedes the array in the request.
+ * The pages array arguments are copied to: mmap'd (not malloc'd: the
+ * allocator is the student's business), grown when a request needs more and
+ * otherwise reused.  NULL when it cannot be had.
  */
-static int gr_decode(const unsigned char *buf, size_t size, unsigned char *aligned,
-		     struct gr_arg *args, int max)
+static unsigned char *gr_array_pages(size_t need)
 {
-	size_t pos = 0, used = 0;
-	int n = 0;
-	while (pos < size && n < max) {
-		unsigned char kind = buf[pos++];
-		if (kind == GR_INT_ARRAY) {
-			uint32_t len;
-			if (pos + 4 > size)
-				return -1;
-			memcpy(&len, buf + pos, 4);
-			pos += 4;
-			if ((size - pos) / sizeof(int) < len)
-				return -1;
-			memcpy(aligned + used, buf + pos, (size_t)len * sizeof(int));
-			args[n].arr = (const int *)(void *)(aligned + used);
-			args[n].len = (int)len;
-			args[n].i = len;
-			pos += (size_t)len * sizeof(int);
-			used += ((size_t)len * sizeof(int) + 15) & ~(size_t)15;
-		} else {
-			int64_t v;
-			if (pos + 8 > size)
-				return -1;
-			memcpy(&v, buf + pos, 8);
-			pos += 8;
-			args[n].i = v;
-			args[n].arr = NULL;
-			args[n].len = 0;
+	static unsigned char *pages;
+	static size_t cap;
+
+	if (need > cap) {
+		if (pages)
+			munmap(pages, cap);
+		cap = need;
+		pages = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (pages == MAP_FAILED) {
+			pages = NULL;
+			cap = 0;
 		}
-		n++;
 	}
-	return pos == size ? n : -1;
+	return pages;
+}
+
+/* An array of len ints: the pages it fills, plus its guard page. */
+static size_t gr_array_span(uint32_t len)
+{
+	return (((size_t)len * sizeof(int) + GR_PAGE - 1) & ~(size_t)(GR_PAGE - 1)) + GR_PAGE;
+}
+
+/*
+ * Decode arguments.  Each array is copied to pages of its own so that it
+ * ends where a page ends and is followed by its guard page (gr_guards, made
+ * inaccessible in the case child); the copy is properly aligned for int
+ * whatever precedes the array in the request.  A first pass checks the
+ * request and sizes the pages, the second decodes.
+ */
+static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args, int max)
+{
+	unsigned char *pages = NULL;
+	size_t need = 0;
+
+	gr_nguards = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t pos = 0, used = 0;
+		int n = 0;
+		while (pos < size && n < max) {
+			unsigned char kind = buf[pos++];
+			if (kind == GR_INT_ARRAY) {
+				uint32_t len;
+				if (pos + 4 > size)
+					return -1;
+				memcpy(&len, buf + pos, 4);
+				pos += 4;
+				if ((size - pos) / sizeof(int) < len)
+					return -1;
+				if (pass == 0)
+					need += gr_array_span(len);
+				else {
+					size_t bytes = (size_t)len * sizeof(int);
+					unsigned char *guard = pages + used + gr_array_span(len) - GR_PAGE;
+					memcpy(guard - bytes, buf + pos, bytes);
+					args[n].arr = (const int *)(void *)(guard - bytes);
+					args[n].len = (int)len;
+					args[n].i = len;
+					if (gr_nguards < GR_MAX_GUARDS)
+						gr_guards[gr_nguards++] = (struct gr_guard){ (uintptr_t)guard, args[n].arr, len,
+											(uint32_t)n };
+					used += gr_array_span(len);
+				}
+				pos += (size_t)len * sizeof(int);
+			} else {
+				int64_t v;
+				if (pos + 8 > size)
+					return -1;
+				memcpy(&v, buf + pos, 8);
+				pos += 8;
+				args[n].i = v;
+				args[n].arr = NULL;
+				args[n].len = 0;
+			}
+			n++;
+		}
+		if (pos != size)
+			return -1;
+		if (pass == 1)
+			return n;
+		if (need && !(pages = gr_array_pages(need)))
+			return -1;
+	}
+	return -1;
 }
 
 /*
@@ -474,6 +586,7 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	gr_watch_stack((uintptr_t)&a, rq->memory_mb);
 	gr_limit(RLIMIT_FSIZE, 0);
 	gr_limit(RLIMIT_CORE, 0);
+	gr_guard_arrays();
 	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)
 		_exit(122); /* without the READY record below: the grader's fault, not the student's */
 	memset(&a, 0, sizeof(a));
@@ -665,6 +778,11 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 		r->flags |= GR_STACK_OVERFLOW;
 		r->answer = a.value;
 		r->nomem_bytes = (uint64_t)a.kind << 10;
+} else if (a.magic == GR_MAGIC_BOUNDS) {
+		r->flags |= GR_OUT_OF_BOUNDS;
+		r->answer = a.value;
+		r->nomem_bytes = a.kind;
+		r->syscall_nr = a.syscall_nr;
 	}
 }
 
@@ -697,25 +815,22 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 }
 
 /*
- * Read one request.  The payload goes to *payload; *aligned is scratch of
- * the same size for gr_decode's aligned array copies.  Both are mmap'd (not
- * malloc'd: the allocator is the student's business) and reused.
+ * Read one request.  The payload goes to *payload: mmap'd (not malloc'd:
+ * the allocator is the student's business) and reused.
  */
-static int gr_read_request(struct gr_request *rq, unsigned char **payload, unsigned char **aligned)
+static int gr_read_request(struct gr_request *rq, unsigned char **payload)
 {
 	static unsigned char *buf;
 	static size_t cap;
-	size_t need;
 	if (gr_read_full(GR_FD_CONTROL, rq, sizeof(*rq)) < 0)
 		return -1;
 	if (rq->magic != GR_MAGIC_REQUEST || rq->size > GR_MAX_REQUEST)
 		return -1;
-	/* each array may gain up to 15 bytes of padding in the aligned copy */
-	need = (((size_t)rq->size + 4095) & ~(size_t)4095) + (((size_t)rq->size + 64 * 16 + 4095) & ~(size_t)4095);
-	if (need > cap) {
+	if (rq->size > cap || !buf) {
+		size_t need = ((size_t)rq->size + GR_PAGE - 1) & ~(size_t)(GR_PAGE - 1);
 		if (buf)
 			munmap(buf, cap);
-		cap = need;
+		cap = need ? need : GR_PAGE;
 		buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (buf == MAP_FAILED) {
 			buf = NULL;
@@ -726,7 +841,6 @@ static int gr_read_request(struct gr_request *rq, unsigned char **payload, unsig
 	if (gr_read_full(GR_FD_CONTROL, buf, rq->size) < 0)
 		return -1;
 	*payload = buf;
-	*aligned = buf + (((size_t)rq->size + 4095) & ~(size_t)4095);
 	return 0;
 }
 
@@ -823,12 +937,12 @@ int main(int argc, char **argv)
 
 	for (;;) {
 		struct gr_request rq;
-		unsigned char *payload, *aligned;
+		unsigned char *payload;
 		int nargs;
 
-		if (gr_read_request(&rq, &payload, &aligned) < 0)
+		if (gr_read_request(&rq, &payload) < 0)
 			return 0; /* the grader closed the control pipe: done */
-		nargs = gr_decode(payload, rq.size, aligned, args, 64);
+		nargs = gr_decode(payload, rq.size, args, 64);
 		if (nargs < 0 || rq.function >= (uint32_t)gr_ntable || nargs != gr_table[rq.function].nargs) {
 			gr_report_failure(rq.case_id, GR_BAD_REQUEST);
 			continue;
