@@ -16,6 +16,7 @@
 #include "embed.h"
 #include "interrupt.h"
 #include "lookalike.h"
+#include "setup_cache.h"
 
 #define MAX_SOURCE_BYTES (1u << 20)
 #define MAX_JOBS 64
@@ -63,9 +64,17 @@ int build_env_init(struct build_env *env, const char *scratch, const struct lang
 	env->compile.readable = env->compile_readable;
 	if (write_runtime(env, err) < 0)
 		return -1;
-	for (int i = 0; needed && needed[i]; i++)
+	env->setup_rejected = 0;
+	for (int i = 0; needed && needed[i]; i++) {
+		enum setup_cache_fetch cached = setup_cache_fetch(env->cache_dir, needed[i], env->cc, env->runtime_dir);
+		if (cached == SETUP_CACHE_HIT)
+			continue;
+		if (cached == SETUP_CACHE_REJECTED && i < 32)
+			env->setup_rejected |= 1u << i;
 		if (needed[i]->setup(env, err) < 0)
 			return -1;
+		setup_cache_store(env->cache_dir, needed[i], env->cc, env->runtime_dir);
+	}
 	return 0;
 }
 

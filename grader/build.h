@@ -33,11 +33,14 @@ struct build_env {
 	char *cc;              /* the C compiler, default "gcc" */
 	struct compile_limits compile; /* every build command's limits, view and ids (build_env_init fills the defaults) */
 	const char *compile_readable[2]; /* the runtime directory: compile.readable */
+	const char *cache_dir;  /* where set-up products are kept between runs (setup_cache.h); NULL or "": not kept */
+	unsigned setup_rejected; /* bit i: needed[i]'s cached products were there but not trusted (compiled afresh) */
 };
 
 /*
  * Prepare env in scratch and set up every language of `needed`
- * (NULL-terminated).  0, or -1 with a message in err.
+ * (NULL-terminated): its products from env->cache_dir when kept there,
+ * else its set-up, kept afterwards.  0, or -1 with a message in err.
  */
 int build_env_init(struct build_env *env, const char *scratch, const struct language *const *needed,
 		   struct strbuf *err);

@@ -124,7 +124,15 @@ static const struct language **used_languages(const struct engine *e)
 static int prepare_languages(struct engine *e, struct strbuf *err)
 {
 	const struct language **langs = used_languages(e);
-	int ret = build_env_init(&e->env, e->scratch, langs, err);
+	int ret;
+
+	e->env.cache_dir = e->cache_dir;
+	ret = build_env_init(&e->env, e->scratch, langs, err);
+	for (int k = 0; ret == 0 && langs[k] && k < 32; k++)
+		if (e->env.setup_rejected & (1u << k))
+			engine_log(e, "warning: the %s runtime kept in '%s/runtime' was not used (not this user's, writable "
+				   "by others, or not matching its checksum): compiled afresh and kept again",
+				   langs[k]->display, e->cache_dir);
 	for (int k = 0; ret == 0 && langs[k]; k++) {
 		struct strbuf *f = &e->filters[langs[k]->filters];
 		if (!f->len)

@@ -92,6 +92,8 @@ static void c_runner(const struct build_env *env, const struct problem *p, const
 	strvec_push(argv, "runner");
 }
 
+static const char *const c_setup_products[] = { "runtime.o", NULL };
+
 const struct language language_c = {
 	.name = "c",
 	.display = "C",
@@ -102,6 +104,7 @@ const struct language language_c = {
 	.filters = FILTER_NATIVE,
 	.tokens = TOKENS_C,
 	.setup = c_setup,
+	.setup_products = c_setup_products,
 	.prepare = c_prepare,
 	.inspect = c_inspect,
 	.runner = c_runner,

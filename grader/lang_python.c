@@ -113,6 +113,8 @@ static void python_runner(const struct build_env *env, const struct problem *p, 
 	free(stem);
 }
 
+static const char *const python_setup_products[] = { "pyhost", NULL };
+
 const struct language language_python = {
 	.name = "python",
 	.display = "Python " GRADER_PYTHON_VERSION,
@@ -123,6 +125,7 @@ const struct language language_python = {
 	.filters = FILTER_PYTHON,
 	.tokens = TOKENS_PYTHON,
 	.setup = python_setup,
+	.setup_products = python_setup_products,
 	.prepare = python_prepare,
 	.inspect = NULL,
 	.runner = python_runner,

@@ -50,6 +50,8 @@ struct language {
 	enum token_flavour tokens;
 	/* Once per engine: prepare what every build shares in env->runtime_dir (a runtime, a host). */
 	int (*setup)(const struct build_env *env, struct strbuf *err);
+	/* The files setup leaves in runtime_dir that builds use, NULL-terminated: kept between runs (setup_cache.h) */
+	const char *const *setup_products;
 	/*
 	 * dir holds the student's file as `file`: write what the build needs
 	 * beside it and say which command (sandboxed) checks or compiles it.

@@ -14,8 +14,10 @@ skipped=0
 for suite in tests/*/run.sh; do
 	[ -x "$suite" ] || continue
 	echo "== $suite"
+	started=$(date +%s)
 	"$suite"
 	rc=$?
+	echo "time: $suite $(($(date +%s) - started)) s"
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
 	elif [ $rc -eq 77 ]; then   # the suite cannot run here (e.g. needs root): not a pass

@@ -88,6 +88,7 @@ run_pass() { # run_pass PASS SUITE
 	esac
 	echo "== [$pass] tests/$suite/run.sh as $user"
 	ran=$((ran + 1))
+	started=$(date +%s)
 	if [ "$suite" = hostile ]; then
 		if [ "$(id -u)" != 0 ]; then
 			echo "[$pass] the hostile suite needs root for its PID namespace: not run as $user"
@@ -106,6 +107,7 @@ run_pass() { # run_pass PASS SUITE
 			GRADER_EXPECT_LEVEL="$pass" $wrap sh "tests/$suite/run.sh"; echo $? >"$stage/rc") 2>&1 |
 			sed "s/^/[$pass] /"
 	fi
+	echo "time: [$pass] tests/$suite/run.sh $(($(date +%s) - started)) s"
 	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
 		echo "FAILED: [$pass] tests/$suite/run.sh"
 		failed=$((failed + 1))

@@ -134,6 +134,32 @@ check "reference: a second run uses the cache (no 'computing the reference answe
 	"$1" --cache "$2" --only p4 --format json -o /dev/null reference 2>"$3/cached.err"; [ $? = 0 ] &&
 	! grep -q "computing the reference" "$3/cached.err"' sh "$GRADER" "$CACHE" "$TMP"
 
+# ---- the compiled runtime kept between runs (grader/setup_cache.h) ----
+# one entry per language, its checksums right by sha256sum's reading
+runtime_entry=$(ls -d "$CACHE"/runtime/c-* 2>/dev/null | head -1)
+check "runtime cache: the C runtime is kept, its SHA256SUMS right (sha256sum -c)" sh -c '
+	[ -n "$1" ] && [ -f "$1/runtime.o" ] && cd "$1" && sha256sum --quiet -c SHA256SUMS' sh "$runtime_entry"
+inode_before=$(stat -c %i "$runtime_entry" 2>/dev/null)
+grade runtime-kept reference --only p4
+check "runtime cache: a run with it grades the same (exit $(rc runtime-kept), no warning) and keeps the entry" sh -c '
+	[ "$1" = 0 ] && ! grep -q "runtime kept" "$2" && [ "$(stat -c %i "$3")" = "$4" ]' \
+	sh "$(rc runtime-kept)" "$TMP/runtime-kept.err" "$runtime_entry" "$inode_before"
+# a changed object (as a half-written copy or a tampering would be) is not used: compiled again, entry replaced
+printf 'x' >>"$runtime_entry/runtime.o"
+grade runtime-tampered reference --only p4
+check "runtime cache: a runtime.o that does not match its checksum is not used: warning, still full marks" sh -c '
+	[ "$1" = 0 ] && grep -q "runtime kept in .* was not used" "$2" && python3 -c "
+import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"max_score\"] > 0 and r[\"score\"] == r[\"max_score\"]))" "$3"' \
+	sh "$(rc runtime-tampered)" "$TMP/runtime-tampered.err" "$TMP/runtime-tampered.json"
+check "runtime cache: ...and the entry is stored afresh (sha256sum -c passes again)" sh -c '
+	cd "$1" && sha256sum --quiet -c SHA256SUMS' sh "$runtime_entry"
+# an entry others may write is not trusted either (the runtime installs the sandbox's filters)
+chmod g+w "$runtime_entry"
+grade runtime-writable reference --only p4
+check "runtime cache: an entry writable by the group is not used: warning, full marks, replaced by a closed one" sh -c '
+	[ "$1" = 0 ] && grep -q "runtime kept in .* was not used" "$2" && [ "$(stat -c %a "$3")" = 755 ]' \
+	sh "$(rc runtime-writable)" "$TMP/runtime-writable.err" "$runtime_entry"
+
 # ---- the Python reference (reference/python/): full marks too ----
 grade reference-python reference/python --show-hidden
 check "python reference: exit 0 (got $(rc reference-python))" [ "$(rc reference-python)" = 0 ]
