@@ -86,8 +86,18 @@ AON_GROUPS=chain
 FIXTURE_TIMEOUT=150
 passed=0
 # the graders' cgroups (grader/cgroup.c: combgrader-*), to find any a run leaves behind
+# A grader makes its units below its own cgroup in each hierarchy: where this suite sits in a cgroup of
+# its own (not the root) in some hierarchy, only the units below it there are its graders' - not those of
+# graders other jobs run on the same machine meanwhile.  Elsewhere every unit counts.
+own_cgroups=$(awk -F: '$3 != "/" && $3 != "" { print $3 }' /proc/self/cgroup | sort -u)
 cgroup_units() {
-	find /sys/fs/cgroup -maxdepth 5 -type d -name 'combgrader-*' 2>/dev/null | sort
+	if [ -n "$own_cgroups" ]; then
+		for own in $own_cgroups; do
+			find /sys/fs/cgroup -maxdepth 8 -type d -name "combgrader-*" -path "*$own/combgrader-*" 2>/dev/null
+		done | sort -u
+	else
+		find /sys/fs/cgroup -maxdepth 5 -type d -name 'combgrader-*' 2>/dev/null | sort
+	fi
 }
 cgroups_before=$(cgroup_units)
 failed=0
