@@ -52,6 +52,39 @@ void report_passed(struct strbuf *sb, const struct view_group *g)
 		strbuf_addf(sb, "%d of %d passed", g->tally.passed, g->tally.tests);
 }
 
+void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_problem *vp)
+{
+	const struct shrunk_input *s = vp->shrunk;
+	const struct problem *p = vp->problem;
+
+	test_case_format_call(what, p, &s->tc);
+	strbuf_addstr(what, ": ");
+	if (s->verdict == V_WRONG_ANSWER && s->has_actual && s->has_expected) {
+		strbuf_addstr(what, "expected ");
+		problem_format_answer(what, p, s->tc.func, s->expected);
+		strbuf_addstr(what, ", returned ");
+		problem_format_answer(what, p, s->tc.func, s->actual);
+	} else {
+		/* a run error's message may quote the program (a Python exception): cleaned, its first line */
+		struct strbuf why = STRBUF_INIT;
+		if (s->message)
+			text_clean(&why, s->message, 0);
+		why.buf[strcspn(why.buf, "\n")] = '\0';
+		strbuf_addf(what, "%s%s%s", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
+		strbuf_release(&why);
+	}
+	if (!s->runs) {
+		strbuf_addf(how, "%s: its generator draws no smaller input", s->from);
+		return;
+	}
+	if (s->steps)
+		strbuf_addf(how, "shrunk from %s; ", s->from);
+	else
+		strbuf_addf(how, "%s itself: no smaller input failed; ", s->from);
+	strbuf_addf(how, "%d input%s tried in %.1f s, budget %d inputs or %.0f s%s", s->runs, s->runs == 1 ? "" : "s",
+		    s->seconds, s->budget_runs, s->budget_seconds, s->budget_spent ? ", spent: a smaller one may exist" : "");
+}
+
 void report_size(struct strbuf *sb, unsigned long long bytes)
 {
 	if (bytes < 1024)

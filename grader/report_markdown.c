@@ -1,8 +1,10 @@
 /*
  * report_markdown.c - a GitHub-flavoured Markdown summary: a score table,
- * then per problem the failing listed tests (call, verdict, values), the
+ * then per problem the smallest failing input found (shrink.h), the
+ * failing listed tests (call, verdict, values), the
  * hidden groups as counts (the view, view.h, lists no hidden test for
- * students), what the output budget left out, and the hints.  It is what `--format github`
+ * students), what the output budget left out, the growth found
+ * (growth.h), and the hints.  It is what `--format github`
  * appends to $GITHUB_STEP_SUMMARY, and reads well as a GitLab merge-request
  * comment.
  *
@@ -11,6 +13,7 @@
  * compiler message can break out of a table cell or a <pre> block.
  */
 #include "report.h"
+#include "growth.h"
 #include "text.h"
 
 #include <string.h>
@@ -131,6 +134,17 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 		strbuf_addstr(sb, "</details>\n\n");
 		return;
 	}
+	if (vp->shrunk) {
+		struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
+		report_shrunk(&what, &how, vp);
+		strbuf_addstr(sb, "**smallest failing input found:** ");
+		inline_text(sb, what.buf, 0);
+		strbuf_addstr(sb, "<br><sub>");
+		inline_text(sb, how.buf, 0);
+		strbuf_addstr(sb, "</sub>\n\n");
+		strbuf_release(&what);
+		strbuf_release(&how);
+	}
 	failure_table(sb, vp);
 	for (int g = 0; g < vp->ngroups; g++) {
 		const struct view_group *vg = &vp->groups[g];
@@ -152,6 +166,11 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 	if (report_left_out(&note, vp)) {
 		strbuf_addstr(sb, "\n");
 		inline_text(sb, note.buf, 0);
+		strbuf_addstr(sb, "\n");
+	}
+	if (vp->growth) {
+		strbuf_addstr(sb, "\n**growth:** ");
+		inline_text(sb, vp->growth->sentence, 0);
 		strbuf_addstr(sb, "\n");
 	}
 	strbuf_release(&note);

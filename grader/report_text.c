@@ -171,39 +171,12 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 /* "smallest failing input found: f([-1]): expected -1, returned 0", first in a problem's section (shrink.h). */
 static void print_shrunk(FILE *out, const struct palette *c, const struct view_problem *vp)
 {
-	const struct shrunk_input *s = vp->shrunk;
-	const struct problem *p = vp->problem;
-	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
 
-	test_case_format_call(&sb, p, &s->tc);
-	fprintf(out, "  %ssmallest failing input found:%s %s: ", c->bold, c->off, sb.buf);
-	strbuf_reset(&sb);
-	if (s->verdict == V_WRONG_ANSWER && s->has_actual && s->has_expected) {
-		problem_format_answer(&sb, p, s->tc.func, s->expected);
-		strbuf_addstr(&sb, ", returned ");
-		problem_format_answer(&sb, p, s->tc.func, s->actual);
-		fprintf(out, "expected %s\n", sb.buf);
-	} else {
-		/* a run error's message may quote the program (a Python exception): cleaned, its first line */
-		if (s->message)
-			text_clean(&why, s->message, 0);
-		why.buf[strcspn(why.buf, "\n")] = '\0';
-		fprintf(out, "%s%s%s\n", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
-	}
-	if (!s->runs) {
-		fprintf(out, "    (%s: its generator draws no smaller input)\n", s->from);
-		goto cleanup;
-	}
-	if (s->steps)
-		fprintf(out, "    (shrunk from %s; ", s->from);
-	else
-		fprintf(out, "    (%s itself: no smaller input failed; ", s->from);
-	fprintf(out, "%d input%s tried in %.1f s, budget %d inputs or %.0f s%s)\n", s->runs, s->runs == 1 ? "" : "s",
-		s->seconds, s->budget_runs, s->budget_seconds,
-		s->budget_spent ? ", spent: a smaller one may exist" : "");
-cleanup:
-	strbuf_release(&sb);
-	strbuf_release(&why);
+	report_shrunk(&what, &how, vp);
+	fprintf(out, "  %ssmallest failing input found:%s %s\n    (%s)\n", c->bold, c->off, what.buf, how.buf);
+	strbuf_release(&what);
+	strbuf_release(&how);
 }
 
 static void print_build_failure(FILE *out, const struct palette *c, const struct view_problem *vp)

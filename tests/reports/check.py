@@ -195,6 +195,18 @@ summary = read("summary.md").decode()
 check("github: $GITHUB_STEP_SUMMARY got the Markdown summary", summary.startswith("## Grading results: "))
 check("markdown: the summary has a table row per problem",
       all(f"| {p['id'].replace('_', '&#95;')} " in read("markdown").decode() for p in rep["problems"]))
+md = read("markdown").decode()
+shrunk = [p["shrunk"]["call"] for p in rep["problems"] if p.get("shrunk")]
+md_escape = lambda s: "".join(f"&#{ord(c)};" if c in "&<>|`*_[]\\~$" else c for c in s)
+check("markdown: the smallest failing input of each problem that has one, as in the JSON",
+      md.count("**smallest failing input found:** ") == len(shrunk)
+      and all(f"**smallest failing input found:** {md_escape(c)}: " in md for c in shrunk), str(shrunk))
+growing = [p["id"] for p in rep["problems"] if p.get("growth")]
+check("markdown: the growth found for each problem that has one, as in the JSON",
+      md.count("**growth:** ") == len(growing), str(growing))
+if kind == "mixed":
+    check("markdown: mixed has a smallest failing input (p1's, p3's) and a growth (p3's) to show",
+          len(shrunk) >= 2 and growing)
 
 if kind == "full":
     check("json: full marks", rep["score"] == rep["max_score"] and all(
