@@ -21,8 +21,7 @@
 
 static char *const compiler_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TMPDIR=.", NULL };
 
-/* Resolve a command to an absolute path (the sandbox execs without a PATH search). */
-static char *command_path(const char *cc)
+char *compile_command_path(const char *cc)
 {
 	static const char *const dirs[] = { "/usr/local/bin", "/usr/bin", "/bin", NULL };
 	if (strchr(cc, '/'))
@@ -65,7 +64,7 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 	int pipefd[2];
 	struct sandbox_spawn s;
 	struct landlock_view view = { lim->readable, dir };
-	char *path = command_path(argv[0]);
+	char *path = compile_command_path(argv[0]);
 
 	memset(&s, 0, sizeof(s));
 	memset(job, 0, sizeof(*job));

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "setup_cache.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -10,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "compile.h"
 #include "digest.h"
 #include "embed.h"
 #include "version.h"
@@ -26,41 +29,28 @@
 #define GRADER_PYTHON_LIBS ""
 #endif
 
-/* The compiler's file: cc itself when it names a path, else the first match on $PATH.  NULL if none. */
-static char *find_compiler(const char *cc)
-{
-	const char *path = getenv("PATH");
-	char *found = NULL, *copy, *dir, *save = NULL;
-
-	if (strchr(cc, '/'))
-		return realpath(cc, NULL);
-	copy = xstrdup(path && *path ? path : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char *candidate = xasprintf("%s/%s", *dir ? dir : ".", cc);
-		if (access(candidate, X_OK) == 0)
-			found = realpath(candidate, NULL);
-		free(candidate);
-	}
-	free(copy);
-	return found;
-}
-
 /* CACHE/runtime/<language>-<key>, or NULL when there is nothing to key on (no compiler). */
 static char *entry_path(const char *cache_dir, const struct language *lang, const char *cc)
 {
-	char *compiler = find_compiler(cc);
-	struct stat st;
+	char *command = compile_command_path(cc), *compiler = realpath(command, NULL);
+	struct stat st, self;
 	struct digest d;
 	char key[DIGEST_HEX_SIZE];
 
+	free(command);
 	if (!compiler)
 		return NULL;
-	if (stat(compiler, &st) < 0) {
+	if (stat(compiler, &st) < 0 || stat("/proc/self/exe", &self) < 0) {
 		free(compiler);
 		return NULL;
 	}
 	digest_init(&d);
 	digest_add_str(&d, GRADER_VERSION);
+	/* this grader's own file: a rebuild (other set-up flags, say) is a new key */
+	digest_add(&d, &self.st_dev, sizeof(self.st_dev));
+	digest_add(&d, &self.st_ino, sizeof(self.st_ino));
+	digest_add(&d, &self.st_size, sizeof(self.st_size));
+	digest_add(&d, &self.st_mtim, sizeof(self.st_mtim));
 	digest_add_str(&d, lang->name);
 	digest_add_str(&d, embed_protocol_h);
 	digest_add_str(&d, embed_runtime_c);
@@ -145,7 +135,8 @@ static int fetch_product(const char *entry, const char *sums, const char *name, 
 	file_digest(&data, have);
 	if (strcmp(want, have) != 0)
 		goto cleanup;
-	ret = dest_dir ? write_new(to, &data, st.st_mode & 0755) : 0;
+	/* fixed modes, whatever the entry's: the sandbox's compiler and runners (other uids) read them */
+	ret = dest_dir ? write_new(to, &data, (st.st_mode & 0111) ? 0755 : 0644) : 0;
 cleanup:
 	strbuf_release(&data);
 	free(from);
@@ -202,6 +193,33 @@ enum setup_cache_fetch setup_cache_fetch(const char *cache_dir, const struct lan
 	return ret;
 }
 
+/*
+ * A set-up product as the set-up left it: a regular file with one link, not
+ * through a symbolic link, at most MAX_PRODUCT_BYTES, read from the
+ * descriptor that was checked (the runtime directory belongs to the
+ * sandbox's compiler uid while the set-up runs).  0 or -1.
+ */
+static int read_product(struct strbuf *data, const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = -1;
+	char buf[65536];
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_nlink != 1 || st->st_size > MAX_PRODUCT_BYTES)
+		goto cleanup;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		if (data->len + (size_t)n > MAX_PRODUCT_BYTES)
+			goto cleanup;
+		strbuf_add(data, buf, (size_t)n);
+	}
+	ret = n == 0 ? 0 : -1;
+cleanup:
+	close(fd);
+	return ret;
+}
+
 /* Copy the products from src_dir into the new entry dir and list their checksums.  0 or -1. */
 static int fill_entry(const char *dir, const struct language *lang, const char *src_dir)
 {
@@ -216,8 +234,7 @@ static int fill_entry(const char *dir, const struct language *lang, const char *
 		char hex[DIGEST_HEX_SIZE];
 		struct stat st;
 		int rc = -1;
-		if (lstat(from, &st) == 0 && S_ISREG(st.st_mode) && read_file(&data, from) == 0 &&
-		    write_new(to, &data, (st.st_mode & 0111) ? 0755 : 0644) == 0) {
+		if (read_product(&data, from, &st) == 0 && write_new(to, &data, (st.st_mode & 0111) ? 0755 : 0644) == 0) {
 			file_digest(&data, hex);
 			strbuf_addf(&sums, "%s  %s\n", hex, name);
 			rc = 0;
@@ -235,6 +252,28 @@ cleanup:
 	return ret;
 }
 
+/* Entries half-built by a grader that was killed meanwhile (.new-*, an hour old): removed. */
+static void sweep_unfinished(const char *runtime)
+{
+	DIR *d = opendir(runtime);
+	struct dirent *e;
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *path;
+		struct stat st;
+		if (strncmp(e->d_name, ".new-", 5))
+			continue;
+		path = xasprintf("%s/%s", runtime, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && st.st_mtime + 3600 < now)
+			remove_tree(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 void setup_cache_store(const char *cache_dir, const struct language *lang, const char *cc, const char *src_dir)
 {
 	char *entry = NULL, *runtime = NULL, *tmp = NULL;
@@ -244,6 +283,7 @@ void setup_cache_store(const char *cache_dir, const struct language *lang, const
 	runtime = xasprintf("%s/runtime", cache_dir);
 	if (mkdir_p(runtime, 0755) < 0 || !owned(runtime, S_IFDIR))
 		goto cleanup;
+	sweep_unfinished(runtime);
 	/* built aside and renamed into place: a reader sees a whole entry or none */
 	tmp = xasprintf("%s/.new-XXXXXX", runtime);
 	if (!mkdtemp(tmp)) {

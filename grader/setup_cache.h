@@ -6,10 +6,11 @@
  * of CPU for runtime.o and 0.5 s for the Python host, before any test).
  *
  * An entry is CACHE/runtime/<language>-<key>/: the products and a
- * SHA256SUMS file.  The key covers the grader's version, the runtime's
- * sources as compiled into this grader, the compiler (its resolved path,
- * size and modification time), the C library's version and the Python
- * build flags: any change compiles afresh under a new key.
+ * SHA256SUMS file.  The key covers the grader's version and its own file
+ * (a rebuilt grader is a new key), the runtime's sources as compiled into
+ * it, the compiler the sandbox runs (its resolved path, size and
+ * modification time), the C library's version and the Python build flags:
+ * any change compiles afresh under a new key.
  *
  * The runtime installs the sandbox's filters, so an entry is trusted only
  * as far as its owner: it is used when the cache directory, the entry and

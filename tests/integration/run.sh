@@ -156,6 +156,12 @@ import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"max_score\
 	sh "$(rc runtime-tampered)" "$TMP/runtime-tampered.err" "$TMP/runtime-tampered.json"
 check "runtime cache: ...and the entry is stored afresh (sha256sum -c passes again)" sh -c '
 	cd "$1" && sha256sum --quiet -c SHA256SUMS' sh "$runtime_entry"
+# an entry closed to everyone but its owner (chmod -R go-rwx ~/.cache) is used, and the copy is still
+# readable by the sandbox's compiler, which runs as a uid of its own when root
+chmod 600 "$runtime_entry/runtime.o"
+grade runtime-closed reference --only p4
+check "runtime cache: a runtime.o of mode 600 in the cache still builds every problem (exit $(rc runtime-closed))" sh -c '
+	[ "$1" = 0 ] && ! grep -q "runtime kept" "$2"' sh "$(rc runtime-closed)" "$TMP/runtime-closed.err"
 # an entry others may write is not trusted either (the runtime installs the sandbox's filters)
 chmod g+w "$runtime_entry"
 grade runtime-writable reference --only p4
