@@ -65,7 +65,6 @@ bool compile_succeeded(const struct compile_job *job);
 
 void compile_job_release(struct compile_job *job);
 
-/* Let the build commands (lim's uid, when we are root) write in dir.  0 or -1. */
 /*
  * The program a compile command's argv[0] runs: itself when it names a
  * path, else the first match in the sandbox's fixed PATH (/usr/local/bin,
@@ -74,6 +73,7 @@ void compile_job_release(struct compile_job *job);
  */
 char *compile_command_path(const char *cc);
 
+/* Let the build commands (lim's uid, when we are root) write in dir.  0 or -1. */
 int compile_give_dir(const struct compile_limits *lim, const char *dir);
 
 #endif

@@ -159,7 +159,8 @@ static const struct param *array_param(const struct signature *sig, uint32_t arg
 /*
  * The case child faulted on the guard page after an array argument (the
  * runtime's fault handler said which element of which array): "read L[5],
- * one past the end of L (n = 5: its indexes are 0 to 4)".
+ * one past the end of L (n = 5: its indexes are 0 to 4)".  NULL when the
+ * record names no array parameter: the crash is then worded as any other.
  */
 static char *out_of_bounds_message(const struct gr_report *r, const struct signature *sig)
 {
@@ -168,16 +169,17 @@ static char *out_of_bounds_message(const struct gr_report *r, const struct signa
 	const struct param *length = NULL, *array = array_param(sig, arg, &length);
 	long long index = (long long)r->answer;
 	unsigned long long len = (unsigned long long)r->nomem_bytes;
+	bool one_past = (unsigned long long)index == len;
 
 	if (!array)
-		return xstrdup("crashed with a segmentation fault (a bad pointer or an index past the end of an array)");
+		return NULL;
 	if (len == 0)
 		return xasprintf("your code %s %s[%lld], but %s is empty (%s = 0): check for no elements before "
 				 "using one", verb, array->name, index, array->name, length->name);
 	return xasprintf("your code %s %s[%lld], %s the end of %s (%s = %llu: %s %llu)%s", verb, array->name, index,
-			 (unsigned long long)index == len ? "one past" : "past", array->name, length->name, len,
+			 one_past ? "one past" : "past", array->name, length->name, len,
 			 len == 1 ? "its only index is" : "its indexes are 0 to", len - 1,
-			 (unsigned long long)index == len ? ": an off-by-one in a loop bound or an index?" : "");
+			 one_past ? ": an off-by-one in a loop bound or an index?" : "");
 }
 
 /* A case child killed by a signal. */
@@ -185,9 +187,10 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 {
 	const struct gr_report *r = &t->facts.report;
 	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
+	char *bounds = sig == SIGSEGV && (r->flags & GR_OUT_OF_BOUNDS) ? out_of_bounds_message(r, fn) : NULL;
 
-	if (sig == SIGSEGV && (r->flags & GR_OUT_OF_BOUNDS))
-		decide(j, V_RUN_ERROR, out_of_bounds_message(r, fn));
+	if (bounds)
+		decide(j, V_RUN_ERROR, bounds);
 	else if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
 		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
 	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)

@@ -424,32 +424,42 @@ void *__wrap_realloc(void *ptr, size_t size)
 /* ---- one case ---- */
 
 /*
- * The pages array arguments are copied to: mmap'd (not malloc'd: the
- * allocator is the student's business), grown when a request needs more and
- * otherwise reused.  NULL when it cannot be had.
+ * A buffer of whole pages, mmap'd (not malloc'd: the allocator is the
+ * student's business), grown when a request needs more and otherwise
+ * reused: the request's payload, and the pages its arrays are copied to.
  */
-static unsigned char *gr_array_pages(size_t need)
-{
-	static unsigned char *pages;
-	static size_t cap;
+struct gr_pages {
+	unsigned char *base;
+	size_t cap;
+};
 
-	if (need > cap) {
-		if (pages)
-			munmap(pages, cap);
-		cap = need;
-		pages = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (pages == MAP_FAILED) {
-			pages = NULL;
-			cap = 0;
+/* bytes rounded up to whole pages */
+static size_t gr_page_round(size_t bytes)
+{
+	return (bytes + GR_PAGE - 1) & ~(size_t)(GR_PAGE - 1);
+}
+
+/* At least need bytes (one page for none) of p.  NULL when they cannot be had. */
+static unsigned char *gr_pages_reserve(struct gr_pages *p, size_t need)
+{
+	need = gr_page_round(need ? need : 1);
+	if (need > p->cap) {
+		if (p->base)
+			munmap(p->base, p->cap);
+		p->cap = need;
+		p->base = mmap(NULL, p->cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p->base == MAP_FAILED) {
+			p->base = NULL;
+			p->cap = 0;
 		}
 	}
-	return pages;
+	return p->base;
 }
 
 /* An array of len ints: the pages it fills, plus its guard page. */
 static size_t gr_array_span(uint32_t len)
 {
-	return (((size_t)len * sizeof(int) + GR_PAGE - 1) & ~(size_t)(GR_PAGE - 1)) + GR_PAGE;
+	return gr_page_round((size_t)len * sizeof(int)) + GR_PAGE;
 }
 
 /*
@@ -461,6 +471,7 @@ static size_t gr_array_span(uint32_t len)
  */
 static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args, int max)
 {
+	static struct gr_pages array_pages;
 	unsigned char *pages = NULL;
 	size_t need = 0;
 
@@ -509,7 +520,7 @@ static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args,
 			return -1;
 		if (pass == 1)
 			return n;
-		if (need && !(pages = gr_array_pages(need)))
+		if (need && !(pages = gr_pages_reserve(&array_pages, need)))
 			return -1;
 	}
 	return -1;
@@ -778,7 +789,7 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 		r->flags |= GR_STACK_OVERFLOW;
 		r->answer = a.value;
 		r->nomem_bytes = (uint64_t)a.kind << 10;
-} else if (a.magic == GR_MAGIC_BOUNDS) {
+	} else if (a.magic == GR_MAGIC_BOUNDS) {
 		r->flags |= GR_OUT_OF_BOUNDS;
 		r->answer = a.value;
 		r->nomem_bytes = a.kind;
@@ -814,33 +825,17 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 	gr_report_case(&r, kept, detail);
 }
 
-/*
- * Read one request.  The payload goes to *payload: mmap'd (not malloc'd:
- * the allocator is the student's business) and reused.
- */
+/* Read one request.  The payload goes to *payload (pages reused from request to request). */
 static int gr_read_request(struct gr_request *rq, unsigned char **payload)
 {
-	static unsigned char *buf;
-	static size_t cap;
+	static struct gr_pages request_pages;
 	if (gr_read_full(GR_FD_CONTROL, rq, sizeof(*rq)) < 0)
 		return -1;
 	if (rq->magic != GR_MAGIC_REQUEST || rq->size > GR_MAX_REQUEST)
 		return -1;
-	if (rq->size > cap || !buf) {
-		size_t need = ((size_t)rq->size + GR_PAGE - 1) & ~(size_t)(GR_PAGE - 1);
-		if (buf)
-			munmap(buf, cap);
-		cap = need ? need : GR_PAGE;
-		buf = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (buf == MAP_FAILED) {
-			buf = NULL;
-			cap = 0;
-			return -1;
-		}
-	}
-	if (gr_read_full(GR_FD_CONTROL, buf, rq->size) < 0)
+	if (!gr_pages_reserve(&request_pages, rq->size) || gr_read_full(GR_FD_CONTROL, request_pages.base, rq->size) < 0)
 		return -1;
-	*payload = buf;
+	*payload = request_pages.base;
 	return 0;
 }
 
