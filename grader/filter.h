@@ -15,9 +15,21 @@
 /*
  * Build the two seccomp programs (zygote, case) as raw BPF into out, in the
  * format runtime.c reads from GR_FD_FILTER: u32 len, bytes, u32 len, bytes.
+ * The case program is loaded on top of the zygote's, which stays in force
+ * in the case child: it only takes away what the zygote may do and a test
+ * may not, so that the pair holds a test to the case policy below.
  * Without seccomp support writes two zero lengths.  Returns 0 or -1.
  */
 int filter_programs(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err);
+
+/*
+ * The case policy as one allow-list program ("u32 len, bytes"; a zero
+ * length without seccomp): what a test may ask of the kernel.  No runner
+ * loads it - it is the specification the zygote's program and the case
+ * program together must meet, which tests/unit/test_filter.c checks for
+ * every system call number.  Returns 0 or -1.
+ */
+int filter_case_policy(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err);
 
 /* Name of a system call of this architecture, or "system call N". Static storage. */
 const char *filter_syscall_name(int nr);

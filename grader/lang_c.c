@@ -63,6 +63,9 @@ static int c_prepare(const struct build_env *env, const struct problem *p, const
 	strvec_push(argv, "-o");
 	strvec_push(argv, "runner");
 	strvec_push(argv, "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc");
+	/* every symbol bound at start-up, in the runner: left lazy, each case child would look up anew (and copy
+	 * the page of) every library function that only case children call - a tenth of a test's own cost */
+	strvec_push(argv, "-Wl,-z,now");
 	strvec_push(argv, "-lm");
 	ret = 0;
 cleanup:

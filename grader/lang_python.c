@@ -51,6 +51,7 @@ static int python_setup(const struct build_env *env, struct strbuf *err)
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, "pyhost");
 	strvec_push(&argv, "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc");
+	strvec_push(&argv, "-Wl,-z,now"); /* as lang_c.c's runners: no lazy binding in every case child */
 	push_flags(&argv, GRADER_PYTHON_LIBS);
 	ret = compile_run(&env->compile, env->runtime_dir, argv.v, err);
 	if (ret < 0)

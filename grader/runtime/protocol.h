@@ -12,8 +12,10 @@
  *   GR_FD_STATUS     hello, then one report per request, to the grader
  *   GR_FD_FILTER     the two seccomp programs, read once before any
  *                    student code runs, then closed
- * In the per-case child: 1 and 2 go to the output pipe, GR_FD_ANSWER
- * carries the answer record (never stdout: printing cannot forge answers).
+ * Once the zygote is ready for tests it keeps two pipes for all of them:
+ * 1 and 2 become the output pipe's write end and GR_FD_ANSWER the answer
+ * pipe's; each case child inherits them (and closes the rest), so GR_FD_ANSWER
+ * carries its answer record (never stdout: printing cannot forge answers).
  */
 #ifndef GRADER_PROTOCOL_H
 #define GRADER_PROTOCOL_H
@@ -26,7 +28,7 @@
 #define GR_FD_CONTROL 3
 #define GR_FD_STATUS 4
 #define GR_FD_FILTER 5
-#define GR_FD_ANSWER 3 /* in the case child, after the zygote's fds are closed */
+#define GR_FD_ANSWER 6 /* the answer pipe's write end, in the zygote and every case child */
 
 #define GR_MAGIC_HELLO 0x4f4c4548u   /* "HELO" */
 #define GR_MAGIC_REQUEST 0x51455247u /* "GREQ" */

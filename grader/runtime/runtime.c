@@ -20,13 +20,16 @@
  * main() then says hello and loops: read one request from GR_FD_CONTROL,
  * fork a child, collect its answer and output, report on GR_FD_STATUS.
  * The child lowers its limits (CPU timer that sends SIGKILL, address space),
- * installs the second, stricter filter (no fork either), calls the student's
- * function through the stub and writes the answer record to GR_FD_ANSWER.
+ * installs the second program on top of the zygote's filter (which takes
+ * away what the zygote may do and a test may not: fork, wait, pipes,
+ * limits, signals to others), calls the student's function through the
+ * stub and writes the answer record to GR_FD_ANSWER.  The output and answer
+ * pipes are made once and inherited by every child (gr_pipe_to).
  *
  * The zygote kills nothing but a case child past its output limit or one
  * that stopped itself (where its filter allows it, see gr_may_kill): a
  * stopped child is seen at once (SIGCHLD, blocked except inside ppoll(), and
- * waitid(WSTOPPED)), since nothing could ever continue it; where the zygote
+ * waitid), since nothing could ever continue it; where the zygote
  * may not kill it, it reports the stop and the grader ends the whole runner.
  * The CPU limit is enforced by the kernel
  * in the child, and the grader enforces the wall-clock backstop by killing the
@@ -74,7 +77,9 @@ static int gr_answer_fd = -1; /* set in the case child */
 static struct gr_function *gr_table; /* the language part's functions (gr_stub_init) */
 static int gr_ntable;
 static int gr_report_fd = GR_FD_STATUS;
-/* SIGCHLD: blocked in the zygote except inside ppoll() (gr_poll_mask), so no stop is missed */
+/* The zygote's read ends of the pipes every case child writes to (gr_pipe_to); -1 until made, or after a close */
+static int gr_answer_in = -1, gr_output_in = -1;
+/* SIGCHLD: blocked in the zygote except inside ppoll() (gr_poll_mask), so no end or stop of a child is missed */
 static volatile sig_atomic_t gr_child_changed;
 static sigset_t gr_poll_mask;
 
@@ -559,7 +564,7 @@ static void gr_limit(int resource, rlim_t value)
 }
 
 /* In the child: limits, filter, call, answer.  Never returns. */
-static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args, int answer_fd, int output_fd)
+static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 {
 	static struct gr_result res; /* not on the stack: the detail is large, the stack the student's */
 	const struct gr_function *fn = &gr_table[rq->function];
@@ -568,17 +573,13 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args,
 	struct sigevent ev;
 	struct itimerspec its;
 
+	/* the zygote's fds but the pipes' write ends (1, 2, GR_FD_ANSWER), which are already in place */
 	close(GR_FD_CONTROL);
 	close(GR_FD_STATUS);
+	close(gr_answer_in);
+	close(gr_output_in);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, &gr_poll_mask, NULL);
-	dup2(output_fd, 1);
-	dup2(output_fd, 2);
-	if (answer_fd != GR_FD_ANSWER) {
-		dup2(answer_fd, GR_FD_ANSWER);
-		close(answer_fd);
-	}
-	close(output_fd);
 	gr_answer_fd = GR_FD_ANSWER;
 
 	/* CPU: a POSIX CPU-time timer delivering SIGKILL at the limit, and the
@@ -638,12 +639,6 @@ static void gr_report_failure(uint32_t case_id, uint32_t flag)
 	gr_report_case(&r, "", "");
 }
 
-/* What the case child sent on its answer pipe: READY, then an outcome and its detail. */
-struct gr_answer_buf {
-	unsigned char bytes[2 * sizeof(struct gr_answer) + GR_DETAIL_MAX];
-	size_t len;
-};
-
 static void gr_on_sigchld(int sig)
 {
 	(void)sig;
@@ -666,93 +661,139 @@ static void gr_watch_children(void)
 }
 
 /*
- * After a SIGCHLD: has the case child stopped itself (SIGSTOP, SIGTSTP...)?
- * Nothing in its sandbox could continue it, so it is ended now (where the
- * zygote may) rather than at the wall-clock limit.  1 when it stopped.
+ * The pipes the case children write to, made once for all tests instead of
+ * twice per test (each pipe is an inode and two open files to make and, at
+ * the last close, to free: a tenth of what a test cost).  The write end goes
+ * where a case child wants it (w1 and w2, which may be -1) and stays open in
+ * the zygote, so a pipe never reaches end of file: gr_drain sees a test end
+ * by its child's SIGCHLD instead.  The read end is *read_end.  0 or -1.
  */
-static int gr_child_stopped(pid_t pid, struct gr_report *r)
+static int gr_pipe_to(int *read_end, int w1, int w2)
+{
+	int fds[2];
+
+	if (pipe(fds) < 0)
+		return -1;
+	if (fds[0] == w1 || fds[0] == w2) {
+		/* the read end took a place a write end is to have: move it */
+		int moved = dup(fds[0]);
+		close(fds[0]);
+		fds[0] = moved;
+	}
+	if (fds[0] < 0 || (fds[1] != w1 && dup2(fds[1], w1) < 0) || (w2 >= 0 && fds[1] != w2 && dup2(fds[1], w2) < 0)) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		if (fds[1] != w1 && fds[1] != w2)
+			close(fds[1]);
+		return -1;
+	}
+	if (fds[1] != w1 && fds[1] != w2)
+		close(fds[1]);
+	*read_end = fds[0];
+	return 0;
+}
+
+enum gr_child_state { GR_CHILD_RUNS, GR_CHILD_STOPPED, GR_CHILD_ENDED };
+
+/*
+ * After a SIGCHLD: has the case child ended, or stopped itself (SIGSTOP,
+ * SIGTSTP...)?  A stopped child is ended now (where the zygote may) rather
+ * than at the wall-clock limit: nothing in its sandbox could ever continue
+ * it.  An end is only looked at (WNOWAIT): gr_collect's wait4 takes it
+ * with its rusage once the pipes are drained.
+ */
+static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 {
 	siginfo_t si;
 
 	gr_child_changed = 0;
 	memset(&si, 0, sizeof(si));
-	/* WSTOPPED without WEXITED: an exit is left for gr_collect's wait4 */
-	if (waitid(P_PID, (id_t)pid, &si, WSTOPPED | WNOHANG) < 0 || si.si_pid != pid || si.si_code != CLD_STOPPED)
-		return 0;
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) < 0 || si.si_pid != pid)
+		return GR_CHILD_RUNS;
+	if (si.si_code != CLD_STOPPED)
+		return GR_CHILD_ENDED;
 	r->flags |= GR_STOPPED;
 	r->stop_signal = (uint32_t)si.si_status;
 	if (gr_may_kill)
 		kill(pid, SIGKILL);
-	return 1;
+	return GR_CHILD_STOPPED;
 }
 
-/*
- * Read the child's answer and output pipes until both close.  Output is
- * counted, its first GR_OUTPUT_KEEP bytes kept; past the output limit the
- * pipe is closed and the child killed where the zygote may.
- */
-static void gr_drain(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd, struct gr_report *r,
-		     char *kept, struct gr_answer_buf *ab)
+/* What the case child sent on its answer pipe: READY, then an outcome and its detail. */
+struct gr_answer_buf {
+	unsigned char bytes[2 * sizeof(struct gr_answer) + GR_DETAIL_MAX];
+	size_t len;
+};
+
+/* Take what one read gives from a ready pipe into the answer or the output kept; at the output limit, close it. */
+static void gr_take(pid_t pid, int fd, const struct gr_request *rq, struct gr_report *r, char *kept,
+		    struct gr_answer_buf *ab)
 {
 	static char buf[65536];
 	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
+	ssize_t n = read(fd, buf, sizeof(buf));
 
-	while (answer_fd >= 0 || output_fd >= 0) {
+	if (n <= 0)
+		return; /* EINTR; never an end of file, the zygote holds the write ends */
+	if (fd == gr_answer_in) {
+		for (ssize_t k = 0; k < n && ab->len < sizeof(ab->bytes); k++)
+			ab->bytes[ab->len++] = (unsigned char)buf[k];
+		return;
+	}
+	for (ssize_t k = 0; k < n && r->output_kept < GR_OUTPUT_KEEP; k++)
+		kept[r->output_kept++] = buf[k];
+	r->output_total += (uint64_t)n;
+	if (r->output_total > limit) {
+		/* stop reading: the child's next write fails with EPIPE/SIGPIPE (the next test gets a new pipe) */
+		r->flags |= GR_OUTPUT_LIMIT;
+		close(gr_output_in);
+		gr_output_in = -1;
+		/* ...and one that ignores SIGPIPE must not write on until the
+		 * CPU or wall-clock limit turns the verdict into a time limit */
+		if (gr_may_kill)
+			kill(pid, SIGKILL);
+	}
+}
+
+/*
+ * Read the child's output while it runs, and once it has ended what is left
+ * of its output and its answer.  The answer pipe is not watched while the
+ * child runs: what an honest child writes there (READY, the outcome, at
+ * most GR_DETAIL_MAX of detail) fits in a pipe, and waking up for each
+ * record cost two wake-ups of the zygote per test.  (A child that fills it
+ * with more only blocks itself, until the wall-clock limit.)  Output is
+ * counted, its first GR_OUTPUT_KEEP bytes kept; past the output limit the
+ * pipe is closed and the child killed where the zygote may.
+ */
+static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r, char *kept, struct gr_answer_buf *ab)
+{
+	static const struct timespec no_wait = { 0, 0 };
+	int ended = 0;
+
+	for (;;) {
+		int after_end = ended; /* this round looks at both pipes, the child being gone */
 		struct pollfd p[2];
 		int np = 0;
-		if (answer_fd >= 0)
-			p[np++] = (struct pollfd){ answer_fd, POLLIN, 0 };
-		if (output_fd >= 0)
-			p[np++] = (struct pollfd){ output_fd, POLLIN, 0 };
-		int ready = ppoll(p, (nfds_t)np, NULL, &gr_poll_mask);
-		int poll_errno = errno; /* before gr_child_stopped's waitid */
-		if (gr_child_changed && gr_child_stopped(pid, r) && !gr_may_kill) {
-			/* it stays stopped: report now, the grader ends the runner */
-			if (answer_fd >= 0)
-				close(answer_fd);
-			if (output_fd >= 0)
-				close(output_fd);
-			return;
+		if (ended)
+			p[np++] = (struct pollfd){ gr_answer_in, POLLIN, 0 };
+		if (gr_output_in >= 0)
+			p[np++] = (struct pollfd){ gr_output_in, POLLIN, 0 };
+		/* while the child runs, wait (its SIGCHLD interrupts); once it has ended, take what is left */
+		int ready = ppoll(p, (nfds_t)np, ended ? &no_wait : NULL, &gr_poll_mask);
+		int poll_errno = errno; /* before gr_child_event's waitid */
+		if (!ended && gr_child_changed) {
+			enum gr_child_state state = gr_child_event(pid, r);
+			if (state == GR_CHILD_STOPPED && !gr_may_kill)
+				return; /* it stays stopped: report now, the grader ends the runner */
+			ended = state == GR_CHILD_ENDED;
 		}
-		if (ready < 0) {
-			if (poll_errno == EINTR)
-				continue;
-			break;
-		}
-		for (int i = 0; i < np; i++) {
-			ssize_t n;
-			if (!p[i].revents)
-				continue;
-			n = read(p[i].fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0) {
-				close(p[i].fd);
-				if (p[i].fd == answer_fd)
-					answer_fd = -1;
-				else
-					output_fd = -1;
-				continue;
-			}
-			if (p[i].fd == answer_fd) {
-				for (ssize_t k = 0; k < n && ab->len < sizeof(ab->bytes); k++)
-					ab->bytes[ab->len++] = (unsigned char)buf[k];
-				continue;
-			}
-			for (ssize_t k = 0; k < n && r->output_kept < GR_OUTPUT_KEEP; k++)
-				kept[r->output_kept++] = buf[k];
-			r->output_total += (uint64_t)n;
-			if (r->output_total > limit) {
-				/* stop reading: the child's next write fails with EPIPE/SIGPIPE */
-				r->flags |= GR_OUTPUT_LIMIT;
-				close(output_fd);
-				output_fd = -1;
-				/* ...and one that ignores SIGPIPE must not write on until the
-				 * CPU or wall-clock limit turns the verdict into a time limit */
-				if (gr_may_kill)
-					kill(pid, SIGKILL);
-			}
-		}
+		if (ready < 0 && poll_errno == EINTR)
+			continue;
+		if (ready < 0 || (ready == 0 && after_end))
+			return; /* all taken (an error cannot happen with these fds; the report says what arrived) */
+		for (int i = 0; i < np; i++)
+			if (p[i].revents & POLLIN)
+				gr_take(pid, p[i].fd, rq, r, kept, ab);
 	}
 }
 
@@ -797,7 +838,7 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 	}
 }
 
-static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, int output_fd)
+static void gr_collect(pid_t pid, const struct gr_request *rq)
 {
 	static char kept[GR_OUTPUT_KEEP];
 	static struct gr_answer_buf ab;
@@ -811,7 +852,7 @@ static void gr_collect(pid_t pid, const struct gr_request *rq, int answer_fd, in
 	ab.len = 0;
 	r.magic = GR_MAGIC_REPORT;
 	r.case_id = rq->case_id;
-	gr_drain(pid, rq, answer_fd, output_fd, &r, kept, &ab);
+	gr_drain(pid, rq, &r, kept, &ab);
 	if ((r.flags & GR_STOPPED) && !gr_may_kill)
 		status = (int)(r.stop_signal << 8 | 0x7f); /* still stopped: no rusage (the grader counts its CPU) */
 	else
@@ -842,16 +883,11 @@ static int gr_read_request(struct gr_request *rq, unsigned char **payload)
 /* Start one case: fork the child, collect it, report. */
 static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 {
-	int answer_pipe[2], output_pipe[2];
 	pid_t pid, zygote;
 
-	if (pipe(answer_pipe) < 0)
+	if ((gr_answer_in < 0 && gr_pipe_to(&gr_answer_in, GR_FD_ANSWER, -1) < 0) ||
+	    (gr_output_in < 0 && gr_pipe_to(&gr_output_in, 1, 2) < 0))
 		goto spawn_failed;
-	if (pipe(output_pipe) < 0) {
-		close(answer_pipe[0]);
-		close(answer_pipe[1]);
-		goto spawn_failed;
-	}
 	zygote = getpid();
 	/* the case child's default thread stack, set in the zygote once per memory limit (not per test) */
 	if (rq->memory_mb != gr_thread_stack_mb) {
@@ -864,19 +900,12 @@ static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 		 * refused) nothing else would stop a test that sleeps once the grader is gone */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != zygote)
 			_exit(122);
-		close(answer_pipe[0]);
-		close(output_pipe[0]);
 		signal(SIGPIPE, SIG_DFL);
-		gr_run_child(rq, args, answer_pipe[1], output_pipe[1]);
+		gr_run_child(rq, args);
 	}
-	close(answer_pipe[1]);
-	close(output_pipe[1]);
-	if (pid < 0) {
-		close(answer_pipe[0]);
-		close(output_pipe[0]);
+	if (pid < 0)
 		goto spawn_failed;
-	}
-	gr_collect(pid, rq, answer_pipe[0], output_pipe[0]);
+	gr_collect(pid, rq);
 	return;
 spawn_failed:
 	gr_report_failure(rq->case_id, GR_SPAWN_FAILED);

@@ -14,8 +14,11 @@
  * Where it matters a check without any filter shows the crafted argument
  * really does what it says (installs a SIGSYS handler, finds /etc/passwd).
  *
- * Each filter is loaded alone (the runtime stacks the case filter on the
- * zygote's; the kernel then takes the stricter answer of the two).
+ * The zygote's filter is loaded alone; a case child's as the runtime has
+ * it, the case program on top of the zygote's (the kernel takes the
+ * stricter answer of the two).  test_every_call checks that pair against
+ * the case policy (filter_case_policy, also on the zygote's) on every
+ * system call number, as the kernel answers.
  * Without seccomp every test is reported SKIPPED, never passed.
  */
 #define _GNU_SOURCE
@@ -41,6 +44,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,19 +53,23 @@
 #include "sandbox.h"
 #include "unit.h"
 
-/* Which program the child loads. */
+/* Which programs the child loads. */
 enum program {
 	UNFILTERED,
 	ZYGOTE,        /* the zygote's, with the machine's namespaces (kill and tgkill unfiltered when it has them) */
 	ZYGOTE_NO_NS,  /* the zygote's as GRADER_NO_NAMESPACES=1 builds it: signals to itself only */
-	CASE,          /* a case child's */
+	CASE,          /* a case child's: the zygote's, then the case program on top, as the runtime loads them */
+	CASE_NO_NS,    /* the same with the zygote's as GRADER_NO_NAMESPACES=1 builds it */
+	POLICY,        /* the zygote's, then the whole case policy (filter_case_policy): what CASE must equal */
+	POLICY_NO_NS,
 };
 
 enum outcome { ALLOWED, REFUSED, TRAPPED, OTHER };
 
 static const char *const outcome_names[] = { "allowed", "refused", "trapped", "other" };
 static const char *const program_names[] = { "no filter", "zygote filter", "zygote filter (no namespaces)",
-					     "case filter" };
+					     "case filters", "case filters (no namespaces)", "case policy",
+					     "case policy (no namespaces)" };
 static const char *const flavour_names[] = { "C", "Python" };
 
 /*
@@ -101,34 +109,65 @@ static unsigned long fill(unsigned long a)
 	}
 }
 
-/* The program of kind p from filter_programs' "u32 len, bytes" pair (zygote first); len 0 without seccomp. */
-static void load(enum filter_flavour flavour, enum program p)
+/* Install one "u32 len, bytes" program at prog as runtime.c's gr_install_filter does: the pid placeholder patched
+ * with the caller's pid, no_new_privs, seccomp.  Exits 92 when len is 0 (no seccomp here), 93 when refused. */
+static void install(const char *prog)
 {
-	struct strbuf progs = STRBUF_INIT, err = STRBUF_INIT;
 	uint32_t len, self = (uint32_t)getpid();
-	size_t off = 0;
 	struct sock_fprog fprog;
 
-	if (p == ZYGOTE_NO_NS)
-		setenv("GRADER_NO_NAMESPACES", "1", 1); /* before the first sandbox_probe() of this child */
-	if (filter_programs(flavour, &progs, &err) < 0)
-		_exit(91);
-	memcpy(&len, progs.buf, sizeof(len));
-	if (p == CASE) {
-		off = sizeof(len) + len;
-		memcpy(&len, progs.buf + off, sizeof(len));
-	}
+	memcpy(&len, prog, sizeof(len));
 	if (!len)
-		_exit(92); /* no seccomp here */
+		_exit(92);
 	fprog.len = (unsigned short)(len / sizeof(struct sock_filter));
-	fprog.filter = (struct sock_filter *)(progs.buf + off + sizeof(len));
-	/* as runtime.c's gr_install_filter does */
+	fprog.filter = (struct sock_filter *)(prog + sizeof(len));
 	for (unsigned short i = 0; i < fprog.len; i++)
 		if (fprog.filter[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && fprog.filter[i].k == GR_PID_PLACEHOLDER)
 			fprog.filter[i].k = self;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0)
 		_exit(93);
+}
+
+/* The programs of kind p, "u32 len, bytes" each, in the order they are loaded, into progs; exits 91 on failure. */
+static void build(enum filter_flavour flavour, enum program p, struct strbuf *progs)
+{
+	struct strbuf err = STRBUF_INIT;
+	uint32_t len;
+
+	if (p == ZYGOTE_NO_NS || p == CASE_NO_NS || p == POLICY_NO_NS)
+		setenv("GRADER_NO_NAMESPACES", "1", 1); /* before the first sandbox_probe() of this child */
+	if (filter_programs(flavour, progs, &err) < 0)
+		_exit(91);
+	memcpy(&len, progs->buf, sizeof(len));
+	if (p == ZYGOTE || p == ZYGOTE_NO_NS)
+		progs->len = sizeof(len) + len; /* the zygote's alone */
+	if (p == POLICY || p == POLICY_NO_NS) {
+		progs->len = sizeof(len) + len; /* the zygote's, then the policy in place of the case program */
+		if (filter_case_policy(flavour, progs, &err) < 0)
+			_exit(91);
+	}
+	strbuf_release(&err);
+}
+
+/* Load the programs build() made, in order. */
+static void load_built(const struct strbuf *progs)
+{
+	size_t off = 0;
+	uint32_t len;
+
+	while (off + sizeof(len) <= progs->len) {
+		install(progs->buf + off);
+		memcpy(&len, progs->buf + off, sizeof(len));
+		off += sizeof(len) + len;
+	}
 	/* progs stays: the kernel has its own copy, and the child ends soon */
+}
+
+static void load(enum filter_flavour flavour, enum program p)
+{
+	struct strbuf progs = STRBUF_INIT;
+	build(flavour, p, &progs);
+	load_built(&progs);
 }
 
 struct answer {
@@ -415,6 +454,143 @@ static void test_prlimit64_self(void **state)
 	}
 }
 
+/*
+ * Every system call number under a case child's two programs and under the
+ * case policy (each on the zygote's, of the same flavour and namespaces):
+ * the same answer from the kernel.  Zero arguments (the rules on arguments
+ * have their own tests above); numbers past the architecture's table, -1,
+ * and x86-64's x32 numbers (bit 30) too.  A call that blocks (pause) is
+ * ended by SIGALRM under both; exit and a bad rt_sigreturn end the child
+ * the same way under both.  Return values of allowed calls are not
+ * compared (getpid differs from child to child), only that they ran.
+ */
+#define SWEEP_TABLE_END 600
+#define X32_BIT 0x40000000L
+
+struct sweep_answer {
+	enum outcome outcome;
+	int err;
+	int status;
+};
+
+/* In a grandchild: load, make the call with zero arguments, answer.  Never returns. */
+static void sweep_call(int fd, const struct strbuf *progs, long nr)
+{
+	struct answer ans = { 0, 0, 0 };
+	struct itimerval stop = { { 0, 0 }, { 0, 100000 } };
+
+	signal(SIGSYS, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);
+	setitimer(ITIMER_REAL, &stop, NULL); /* before the filters: pause() must end */
+	load_built(progs);
+	ans.ret = syscall(nr, 0, 0, 0, 0, 0, 0);
+	ans.err = errno;
+	if (ans.ret == 0 && (nr == SYS_clone || nr == SYS_fork || nr == SYS_vfork))
+		syscall(SYS_exit_group, 0);
+	if (write(fd, &ans, sizeof(ans)) != sizeof(ans))
+		_exit(94);
+	_exit(0);
+}
+
+/* The answers for nrs[0..count) under program p, each in a grandchild of a child that built the programs. */
+static void sweep(enum filter_flavour fl, enum program p, const long *nrs, size_t count, struct sweep_answer *out)
+{
+	size_t want = count * sizeof(*out), got = 0;
+	int fds[2], status;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct strbuf progs = STRBUF_INIT;
+		close(fds[0]);
+		build(fl, p, &progs);
+		for (size_t i = 0; i < count; i++) {
+			struct sweep_answer a = { OTHER, 0, 0 };
+			struct answer ans;
+			int call[2];
+			ssize_t n;
+			pid_t g;
+			if (pipe(call) < 0 || (g = fork()) < 0)
+				_exit(95);
+			if (g == 0) {
+				close(call[0]);
+				sweep_call(call[1], &progs, nrs[i]);
+			}
+			close(call[1]);
+			n = read(call[0], &ans, sizeof(ans));
+			close(call[0]);
+			if (waitpid(g, &a.status, 0) != g)
+				_exit(96);
+			if (n == sizeof(ans) && WIFEXITED(a.status) && WEXITSTATUS(a.status) == 0) {
+				a.outcome = ans.ret >= 0 ? ALLOWED : REFUSED;
+				a.err = ans.ret >= 0 ? 0 : ans.err;
+			} else if (n == 0 && WIFSIGNALED(a.status) && WTERMSIG(a.status) == SIGSYS) {
+				a.outcome = TRAPPED;
+			}
+			if (write(fds[1], &a, sizeof(a)) != sizeof(a))
+				_exit(97);
+		}
+		_exit(0);
+	}
+	close(fds[1]);
+	while (got < want) {
+		ssize_t n = read(fds[0], (char *)out + got, want - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 92)
+		skip(); /* no seccomp on this machine: nothing was checked */
+	if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("%s, %s: the sweep stopped after %zu of %zu calls (wait status 0x%x)", flavour_names[fl],
+			 program_names[p], got / sizeof(*out), count, (unsigned)status);
+}
+
+static void test_every_call(void **state)
+{
+	static const enum program pairs[][2] = { { CASE, POLICY }, { CASE_NO_NS, POLICY_NO_NS } };
+	static long nrs[SWEEP_TABLE_END + 2 + SWEEP_TABLE_END];
+	static struct sweep_answer got[sizeof(nrs) / sizeof(nrs[0])], want[sizeof(nrs) / sizeof(nrs[0])];
+	enum filter_flavour fl;
+	size_t count = 0, trapped = 0, allowed = 0;
+	(void)state;
+
+	for (long nr = 0; nr < SWEEP_TABLE_END; nr++)
+		nrs[count++] = nr;
+	nrs[count++] = -1;
+	nrs[count++] = 0x7fffffffL;
+#ifdef __x86_64__
+	for (long nr = 0; nr < SWEEP_TABLE_END; nr++)
+		nrs[count++] = X32_BIT | nr;
+#endif
+	EACH(flavours, fl)
+	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+		sweep(fl, pairs[k][0], nrs, count, got);
+		sweep(fl, pairs[k][1], nrs, count, want);
+		for (size_t i = 0; i < count; i++) {
+			if (got[i].outcome != want[i].outcome || got[i].err != want[i].err ||
+			    (got[i].outcome == OTHER && got[i].status != want[i].status))
+				fail_msg("%s, system call %ld (%s): %s (errno %d, wait status 0x%x) under the %s, %s "
+					 "(errno %d, wait status 0x%x) under the %s",
+					 flavour_names[fl], nrs[i], filter_syscall_name((int)nrs[i]),
+					 outcome_names[got[i].outcome], got[i].err, (unsigned)got[i].status,
+					 program_names[pairs[k][0]], outcome_names[want[i].outcome], want[i].err,
+					 (unsigned)want[i].status, program_names[pairs[k][1]]);
+			trapped += got[i].outcome == TRAPPED;
+			allowed += got[i].outcome == ALLOWED;
+		}
+	}
+	/* the sweep means something only if both kinds of answer occurred */
+	if (!trapped || !allowed)
+		fail_msg("the sweep saw %zu trapped and %zu allowed calls: it checked nothing", trapped, allowed);
+	print_message("every call: %zu numbers, 2 flavours x 2 zygotes, the same answers (%zu trapped, %zu allowed)\n", count, trapped,
+		      allowed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_kill_self),
 		cmocka_unit_test(test_tgkill_self),
 		cmocka_unit_test(test_prlimit64_self),
+		cmocka_unit_test(test_every_call),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
