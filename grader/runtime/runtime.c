@@ -77,7 +77,13 @@ static int gr_answer_fd = -1; /* set in the case child */
 static struct gr_function *gr_table; /* the language part's functions (gr_stub_init) */
 static int gr_ntable;
 static int gr_report_fd = GR_FD_STATUS;
-/* The zygote's read ends of the pipes every case child writes to (gr_pipe_to); -1 until made, or after a close */
+/*
+ * The zygote's read ends of the pipes every case child writes to
+ * (gr_pipe_to): at fixed fds no write end ever takes, or -1 until made and
+ * after a close.  The runtime's fds are all at or below GR_FD_OUTPUT_IN.
+ */
+#define GR_FD_ANSWER_IN 7
+#define GR_FD_OUTPUT_IN 8
 static int gr_answer_in = -1, gr_output_in = -1;
 /* SIGCHLD: blocked in the zygote except inside ppoll() (gr_poll_mask), so no end or stop of a child is missed */
 static volatile sig_atomic_t gr_child_changed;
@@ -663,44 +669,56 @@ static void gr_watch_children(void)
 /*
  * The pipes the case children write to, made once for all tests instead of
  * twice per test (each pipe is an inode and two open files to make and, at
- * the last close, to free: a tenth of what a test cost).  The write end goes
- * where a case child wants it (w1 and w2, which may be -1) and stays open in
- * the zygote, so a pipe never reaches end of file: gr_drain sees a test end
- * by its child's SIGCHLD instead.  The read end is *read_end.  0 or -1.
+ * the last close, to free: a tenth of what a test cost).  The read end goes
+ * to read_at, the write end to w1 and w2 (which may be -1), where a case
+ * child wants it; the zygote keeps it open, so a pipe never reaches end of
+ * file: gr_drain sees a test end by its child's SIGCHLD instead.  pipe()
+ * takes the lowest free fds, which may be any target (a constructor may
+ * have closed 1 or 2), so both ends first move above every target and
+ * both of them (to scratch, scratch + 1), then into place.
+ * Returns read_at, or -1.
  */
-static int gr_pipe_to(int *read_end, int w1, int w2)
+static int gr_pipe_to(int read_at, int w1, int w2)
 {
-	int fds[2];
+	int fds[2], scratch, placed;
 
 	if (pipe(fds) < 0)
 		return -1;
-	if (fds[0] == w1 || fds[0] == w2) {
-		/* the read end took a place a write end is to have: move it */
-		int moved = dup(fds[0]);
-		close(fds[0]);
-		fds[0] = moved;
-	}
-	if (fds[0] < 0 || (fds[1] != w1 && dup2(fds[1], w1) < 0) || (w2 >= 0 && fds[1] != w2 && dup2(fds[1], w2) < 0)) {
-		if (fds[0] >= 0)
-			close(fds[0]);
-		if (fds[1] != w1 && fds[1] != w2)
-			close(fds[1]);
-		return -1;
-	}
-	if (fds[1] != w1 && fds[1] != w2)
-		close(fds[1]);
-	*read_end = fds[0];
-	return 0;
+	scratch = (fds[0] > fds[1] ? fds[0] : fds[1]);
+	scratch = (scratch > GR_FD_OUTPUT_IN ? scratch : GR_FD_OUTPUT_IN) + 1;
+	placed = dup2(fds[0], scratch) >= 0 && dup2(fds[1], scratch + 1) >= 0;
+	close(fds[0]);
+	close(fds[1]);
+	placed = placed && dup2(scratch, read_at) >= 0 && dup2(scratch + 1, w1) >= 0 &&
+		 (w2 < 0 || dup2(scratch + 1, w2) >= 0);
+	close(scratch);
+	close(scratch + 1);
+	return placed ? read_at : -1;
+}
+
+/* Give up a pipe (at the output limit, or when it broke): the next test gets a new one. */
+static void gr_pipe_drop(int *read_end)
+{
+	if (*read_end >= 0)
+		close(*read_end);
+	*read_end = -1;
 }
 
 enum gr_child_state { GR_CHILD_RUNS, GR_CHILD_STOPPED, GR_CHILD_ENDED };
+
+/* How often a running child is looked at without a SIGCHLD (gr_child_event): a test that runs longer wakes the
+ * zygote this often, one waitid each time */
+#define GR_END_CHECK_MS 100
 
 /*
  * After a SIGCHLD: has the case child ended, or stopped itself (SIGSTOP,
  * SIGTSTP...)?  A stopped child is ended now (where the zygote may) rather
  * than at the wall-clock limit: nothing in its sandbox could ever continue
  * it.  An end is only looked at (WNOWAIT): gr_collect's wait4 takes it
- * with its rusage once the pipes are drained.
+ * with its rusage once the pipes are drained.  Also called without a
+ * SIGCHLD now and then (GR_END_CHECK): code of the submission that ran in
+ * the zygote (a handler of a constructor's timer) may have changed how
+ * SIGCHLD is handled, and a test must still end.
  */
 static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 {
@@ -708,7 +726,9 @@ static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 
 	gr_child_changed = 0;
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) < 0 || si.si_pid != pid)
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD ? GR_CHILD_ENDED : GR_CHILD_RUNS; /* ECHILD: reaped already (SIGCHLD ignored) */
+	if (si.si_pid != pid)
 		return GR_CHILD_RUNS;
 	if (si.si_code != CLD_STOPPED)
 		return GR_CHILD_ENDED;
@@ -746,8 +766,7 @@ static void gr_take(pid_t pid, int fd, const struct gr_request *rq, struct gr_re
 	if (r->output_total > limit) {
 		/* stop reading: the child's next write fails with EPIPE/SIGPIPE (the next test gets a new pipe) */
 		r->flags |= GR_OUTPUT_LIMIT;
-		close(gr_output_in);
-		gr_output_in = -1;
+		gr_pipe_drop(&gr_output_in);
 		/* ...and one that ignores SIGPIPE must not write on until the
 		 * CPU or wall-clock limit turns the verdict into a time limit */
 		if (gr_may_kill)
@@ -767,33 +786,43 @@ static void gr_take(pid_t pid, int fd, const struct gr_request *rq, struct gr_re
  */
 static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r, char *kept, struct gr_answer_buf *ab)
 {
-	static const struct timespec no_wait = { 0, 0 };
+	static const struct timespec no_wait = { 0, 0 }, end_check = { 0, GR_END_CHECK_MS * 1000000L };
 	int ended = 0;
 
 	for (;;) {
 		int after_end = ended; /* this round looks at both pipes, the child being gone */
 		struct pollfd p[2];
 		int np = 0;
-		if (ended)
+		if (ended && gr_answer_in >= 0)
 			p[np++] = (struct pollfd){ gr_answer_in, POLLIN, 0 };
 		if (gr_output_in >= 0)
 			p[np++] = (struct pollfd){ gr_output_in, POLLIN, 0 };
 		/* while the child runs, wait (its SIGCHLD interrupts); once it has ended, take what is left */
-		int ready = ppoll(p, (nfds_t)np, ended ? &no_wait : NULL, &gr_poll_mask);
+		int ready = ppoll(p, (nfds_t)np, ended ? &no_wait : &end_check, &gr_poll_mask);
 		int poll_errno = errno; /* before gr_child_event's waitid */
-		if (!ended && gr_child_changed) {
+		/* after a SIGCHLD, and after any other wake-up without data: a handler of the submission's may have
+		 * changed how SIGCHLD is handled (its interruptions would keep the timeout from ever expiring) */
+		if (!ended && (gr_child_changed || ready <= 0)) {
 			enum gr_child_state state = gr_child_event(pid, r);
-			if (state == GR_CHILD_STOPPED && !gr_may_kill)
-				return; /* it stays stopped: report now, the grader ends the runner */
+			if (state == GR_CHILD_STOPPED && !gr_may_kill) {
+				/* it stays stopped, holding the pipes with whatever it wrote: report now (the grader
+				 * ends the runner), and should a test follow all the same, it gets new pipes */
+				gr_pipe_drop(&gr_answer_in);
+				gr_pipe_drop(&gr_output_in);
+				return;
+			}
 			ended = state == GR_CHILD_ENDED;
 		}
 		if (ready < 0 && poll_errno == EINTR)
 			continue;
 		if (ready < 0 || (ready == 0 && after_end))
 			return; /* all taken (an error cannot happen with these fds; the report says what arrived) */
-		for (int i = 0; i < np; i++)
+		for (int i = 0; i < np; i++) {
 			if (p[i].revents & POLLIN)
 				gr_take(pid, p[i].fd, rq, r, kept, ab);
+			else if (p[i].revents) /* an error or a hang-up and nothing to read: that pipe is done */
+				gr_pipe_drop(p[i].fd == gr_answer_in ? &gr_answer_in : &gr_output_in);
+		}
 	}
 }
 
@@ -885,8 +914,8 @@ static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 {
 	pid_t pid, zygote;
 
-	if ((gr_answer_in < 0 && gr_pipe_to(&gr_answer_in, GR_FD_ANSWER, -1) < 0) ||
-	    (gr_output_in < 0 && gr_pipe_to(&gr_output_in, 1, 2) < 0))
+	if ((gr_answer_in < 0 && (gr_answer_in = gr_pipe_to(GR_FD_ANSWER_IN, GR_FD_ANSWER, -1)) < 0) ||
+	    (gr_output_in < 0 && (gr_output_in = gr_pipe_to(GR_FD_OUTPUT_IN, 1, 2)) < 0))
 		goto spawn_failed;
 	zygote = getpid();
 	/* the case child's default thread stack, set in the zygote once per memory limit (not per test) */
