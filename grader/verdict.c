@@ -315,13 +315,15 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 	const struct gr_report *r = &t->facts.report;
 
 	j->cpu_ms = (unsigned)(r->cpu_us / 1000);
+	if ((r->flags & GR_END_UNSEEN) && t->facts.grader_cpu_ms >= 0)
+		j->cpu_ms = (unsigned)t->facts.grader_cpu_ms; /* the runner could not count it: the grader's count */
 	j->peak_kb = r->maxrss_kb;
 	if (r->flags & GR_BAD_REQUEST)
 		decide(j, V_RUN_ERROR, xstrdup("the program could not read the test's arguments "
 					       "(did code before main tamper with the runner?)"));
 	else if (r->flags & GR_SPAWN_FAILED)
-		decide(j, V_RUN_ERROR, xstrdup("the program could not start the test (fork failed: "
-					       "did code before main use up processes or memory?)"));
+		decide(j, V_RUN_ERROR, xstrdup("the program could not start the test (a fork or a pipe failed: "
+					       "did code before main use up processes, files or memory?)"));
 	else if (r->flags & GR_FORBIDDEN)
 		decide(j, V_FORBIDDEN, forbidden_message(r->syscall_nr));
 	else if (r->flags & GR_NOMEM)
@@ -335,6 +337,10 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 						 "would ever continue it, so it was ended at once instead of at the "
 						 "wall-clock limit of %u ms", stop_signal_name((int)r->stop_signal),
 						 j->cpu_ms, t->wall_ms));
+	else if ((r->flags & GR_END_UNSEEN) && !(r->flags & GR_ANSWERED))
+		decide(j, V_RUN_ERROR, xstrdup("the test ended without an answer, and how it ended cannot be told: "
+					       "code that ran before main made the runner ignore its tests' ends "
+					       "(SIGCHLD)"));
 	else if (WIFSIGNALED(r->wait_status))
 		judge_signal(j, t, sig, WTERMSIG(r->wait_status));
 	else if (t->facts.tree_oom)

@@ -105,6 +105,8 @@ enum gr_report_flags {
 	GR_OUT_OF_BOUNDS = 512, /* the child faulted just past the end of an array argument (answer: the
 				 * element's index; nomem_bytes: the array's length; syscall_nr: the
 				 * argument's position, | GR_BOUNDS_WRITE for a write) */
+	GR_END_UNSEEN = 1024,   /* the child was gone without the zygote seeing how it ended (SIGCHLD ignored
+				 * by code in the runner, so the kernel reaped it): no wait status, no CPU time */
 };
 
 /*

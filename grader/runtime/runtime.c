@@ -726,8 +726,12 @@ static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 
 	gr_child_changed = 0;
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) < 0)
-		return errno == ECHILD ? GR_CHILD_ENDED : GR_CHILD_RUNS; /* ECHILD: reaped already (SIGCHLD ignored) */
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) < 0) {
+		if (errno != ECHILD)
+			return GR_CHILD_RUNS;
+		r->flags |= GR_END_UNSEEN; /* reaped already: SIGCHLD was set to be ignored */
+		return GR_CHILD_ENDED;
+	}
 	if (si.si_pid != pid)
 		return GR_CHILD_RUNS;
 	if (si.si_code != CLD_STOPPED)
@@ -745,17 +749,27 @@ struct gr_answer_buf {
 	size_t len;
 };
 
-/* Take what one read gives from a ready pipe into the answer or the output kept; at the output limit, close it. */
-static void gr_take(pid_t pid, int fd, const struct gr_request *rq, struct gr_report *r, char *kept,
+/*
+ * Take what one read gives from a ready pipe (*pipe_in: gr_answer_in or
+ * gr_output_in) into the answer or the output kept; at the output limit,
+ * give the output pipe up.
+ */
+static void gr_take(pid_t pid, int *pipe_in, const struct gr_request *rq, struct gr_report *r, char *kept,
 		    struct gr_answer_buf *ab)
 {
 	static char buf[65536];
 	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
-	ssize_t n = read(fd, buf, sizeof(buf));
+	ssize_t n = read(*pipe_in, buf, sizeof(buf));
 
-	if (n <= 0)
-		return; /* EINTR; never an end of file, the zygote holds the write ends */
-	if (fd == gr_answer_in) {
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n <= 0) {
+		/* the zygote holds the write ends, so no end of file, and a pipe does not fail: code of the
+		 * submission's that ran in the zygote put something else there; do not read it again */
+		gr_pipe_drop(pipe_in);
+		return;
+	}
+	if (pipe_in == &gr_answer_in) {
 		for (ssize_t k = 0; k < n && ab->len < sizeof(ab->bytes); k++)
 			ab->bytes[ab->len++] = (unsigned char)buf[k];
 		return;
@@ -815,13 +829,21 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 		}
 		if (ready < 0 && poll_errno == EINTR)
 			continue;
-		if (ready < 0 || (ready == 0 && after_end))
-			return; /* all taken (an error cannot happen with these fds; the report says what arrived) */
+		if (ready < 0) {
+			/* cannot happen with these fds unless code in the zygote changed them or its limits: the
+			 * report says what arrived, and the next test gets new pipes (nothing of this one in them) */
+			gr_pipe_drop(&gr_answer_in);
+			gr_pipe_drop(&gr_output_in);
+			return;
+		}
+		if (ready == 0 && after_end)
+			return; /* all taken */
 		for (int i = 0; i < np; i++) {
+			int *pipe_in = p[i].fd == gr_answer_in ? &gr_answer_in : &gr_output_in;
 			if (p[i].revents & POLLIN)
-				gr_take(pid, p[i].fd, rq, r, kept, ab);
+				gr_take(pid, pipe_in, rq, r, kept, ab);
 			else if (p[i].revents) /* an error or a hang-up and nothing to read: that pipe is done */
-				gr_pipe_drop(p[i].fd == gr_answer_in ? &gr_answer_in : &gr_output_in);
+				gr_pipe_drop(pipe_in);
 		}
 	}
 }
@@ -884,7 +906,7 @@ static void gr_collect(pid_t pid, const struct gr_request *rq)
 	gr_drain(pid, rq, &r, kept, &ab);
 	if ((r.flags & GR_STOPPED) && !gr_may_kill)
 		status = (int)(r.stop_signal << 8 | 0x7f); /* still stopped: no rusage (the grader counts its CPU) */
-	else
+	else if (!(r.flags & GR_END_UNSEEN)) /* reaped by the kernel: nothing to wait for */
 		while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 			;
 	r.wait_status = status;
