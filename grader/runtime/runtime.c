@@ -704,6 +704,13 @@ static void gr_pipe_drop(int *read_end)
 	*read_end = -1;
 }
 
+/* Give up both: whatever this test left in them must not reach the next. */
+static void gr_pipes_drop(void)
+{
+	gr_pipe_drop(&gr_answer_in);
+	gr_pipe_drop(&gr_output_in);
+}
+
 enum gr_child_state { GR_CHILD_RUNS, GR_CHILD_STOPPED, GR_CHILD_ENDED };
 
 /* How often a running child is looked at without a SIGCHLD (gr_child_event): a test that runs longer wakes the
@@ -716,7 +723,7 @@ enum gr_child_state { GR_CHILD_RUNS, GR_CHILD_STOPPED, GR_CHILD_ENDED };
  * than at the wall-clock limit: nothing in its sandbox could ever continue
  * it.  An end is only looked at (WNOWAIT): gr_collect's wait4 takes it
  * with its rusage once the pipes are drained.  Also called without a
- * SIGCHLD now and then (GR_END_CHECK): code of the submission that ran in
+ * SIGCHLD now and then (GR_END_CHECK_MS): code of the submission that ran in
  * the zygote (a handler of a constructor's timer) may have changed how
  * SIGCHLD is handled, and a test must still end.
  */
@@ -821,8 +828,7 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 			if (state == GR_CHILD_STOPPED && !gr_may_kill) {
 				/* it stays stopped, holding the pipes with whatever it wrote: report now (the grader
 				 * ends the runner), and should a test follow all the same, it gets new pipes */
-				gr_pipe_drop(&gr_answer_in);
-				gr_pipe_drop(&gr_output_in);
+				gr_pipes_drop();
 				return;
 			}
 			ended = state == GR_CHILD_ENDED;
@@ -832,8 +838,7 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 		if (ready < 0) {
 			/* cannot happen with these fds unless code in the zygote changed them or its limits: the
 			 * report says what arrived, and the next test gets new pipes (nothing of this one in them) */
-			gr_pipe_drop(&gr_answer_in);
-			gr_pipe_drop(&gr_output_in);
+			gr_pipes_drop();
 			return;
 		}
 		if (ready == 0 && after_end)

@@ -204,6 +204,16 @@ static void child(int fd, enum filter_flavour flavour, enum program p, long nr, 
 	_exit(0);
 }
 
+/* What the kernel did with the call: from the bytes of the answer read (n) and the child's wait status. */
+static enum outcome classify(ssize_t n, const struct answer *ans, int status)
+{
+	if (n == (ssize_t)sizeof(*ans) && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return ans->ret >= 0 ? ALLOWED : REFUSED;
+	if (n == 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS)
+		return TRAPPED;
+	return OTHER;
+}
+
 struct result {
 	enum outcome outcome;
 	struct answer ans;
@@ -232,10 +242,7 @@ static struct result run(enum filter_flavour flavour, enum program p, long nr, u
 	assert_int_equal(waitpid(pid, &r.status, 0), pid);
 	if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 92)
 		skip(); /* no seccomp on this machine: nothing was checked */
-	if (n == sizeof(r.ans) && WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)
-		r.outcome = r.ans.ret >= 0 ? ALLOWED : REFUSED;
-	else if (n == 0 && WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSYS)
-		r.outcome = TRAPPED;
+	r.outcome = classify(n, &r.ans, r.status);
 	return r;
 }
 
@@ -523,12 +530,9 @@ static void sweep(enum filter_flavour fl, enum program p, const long *nrs, size_
 			close(call[0]);
 			if (waitpid(g, &a.status, 0) != g)
 				_exit(96);
-			if (n == sizeof(ans) && WIFEXITED(a.status) && WEXITSTATUS(a.status) == 0) {
-				a.outcome = ans.ret >= 0 ? ALLOWED : REFUSED;
-				a.err = ans.ret >= 0 ? 0 : ans.err;
-			} else if (n == 0 && WIFSIGNALED(a.status) && WTERMSIG(a.status) == SIGSYS) {
-				a.outcome = TRAPPED;
-			}
+			a.outcome = classify(n, &ans, a.status);
+			if (a.outcome == REFUSED)
+				a.err = ans.err;
 			if (write(fds[1], &a, sizeof(a)) != sizeof(a))
 				_exit(97);
 		}
