@@ -100,6 +100,7 @@ static const int zygote_allowed[] = {
 	SCMP_SYS(setrlimit), SCMP_SYS(getrlimit), /* prlimit64: add_fixed_rules */
 	SCMP_SYS(timer_create), SCMP_SYS(timer_settime), SCMP_SYS(timer_delete),
 	SCMP_SYS(prctl), SCMP_SYS(seccomp), SCMP_SYS(set_tid_address),
+	SCMP_SYS(signalfd4), /* how the zygote hears SIGCHLD (runtime.c gr_watch_children) */
 };
 
 /* ...and what it may call on some arguments only (add_process_rules, add_fixed_rules), a case child never. */
@@ -285,7 +286,8 @@ cleanup:
  * that the pair answers as the zygote's filter with the whole case policy
  * on top would, for every system call number of the architecture.
  */
-#define CASE_PROGRAM_MAX 64
+/* the runtime keeps the program on the page a case child writes anyway (runtime.c gr_case) */
+#define CASE_PROGRAM_MAX (GR_CASE_FILTER_MAX / sizeof(struct sock_filter))
 
 static void emit(struct sock_filter *prog, size_t *n, struct sock_filter insn)
 {

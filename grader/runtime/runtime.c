@@ -47,6 +47,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -63,7 +65,6 @@
 
 #define GR_FILTER_MAX 65536
 
-static unsigned char gr_filter_case[GR_FILTER_MAX];
 static uint32_t gr_filter_case_len;
 static int gr_filtered;
 /*
@@ -73,35 +74,52 @@ static int gr_filtered;
  * add_signal_rules); elsewhere it allows only signals to the zygote itself.
  */
 static int gr_may_kill;
-static int gr_answer_fd = -1; /* set in the case child */
+/*
+ * The runtime's own memory a case child writes, kept on one page: after
+ * fork() every page is shared copy-on-write, and each page the child (or
+ * the zygote) writes first costs a page fault, a large part of a test's
+ * cost on a virtual machine.  The outcome's detail runs onto the next
+ * pages only when a call has some (a Python exception).
+ */
+static struct gr_case_state {
+	int answer_fd;          /* GR_FD_ANSWER in a case child, -1 in the zygote */
+	uintptr_t stack_top;    /* the case child's stack where the call begins */
+	uint64_t stack_limit;
+	unsigned char filter[GR_CASE_FILTER_MAX]; /* the case child's program; its pid is patched in */
+	struct gr_result res;   /* the call's outcome */
+} gr_case __attribute__((aligned(4096))) = { .answer_fd = -1 };
+_Static_assert(offsetof(struct gr_case_state, res.detail) < 4096, "a case child's state begins on one page");
 static struct gr_function *gr_table; /* the language part's functions (gr_stub_init) */
 static int gr_ntable;
 static int gr_report_fd = GR_FD_STATUS;
 /*
  * The zygote's read ends of the pipes every case child writes to
  * (gr_pipe_to): at fixed fds no write end ever takes, or -1 until made and
- * after a close.  The runtime's fds are all at or below GR_FD_OUTPUT_IN.
+ * after a close.  The runtime's fds are all at or below GR_FD_SIGNAL_IN.
  */
 #define GR_FD_ANSWER_IN 7
 #define GR_FD_OUTPUT_IN 8
 static int gr_answer_in = -1, gr_output_in = -1;
-/* SIGCHLD: blocked in the zygote except inside ppoll() (gr_poll_mask), so no end or stop of a child is missed */
-static volatile sig_atomic_t gr_child_changed;
-static sigset_t gr_poll_mask;
+/* SIGCHLD: blocked in the zygote for good and read from a signalfd at GR_FD_SIGNAL_IN (gr_watch_children) */
+#define GR_FD_SIGNAL_IN 9
+static int gr_signal_in = -1;
+static sigset_t gr_child_mask; /* the zygote's signal mask as it came, SIGCHLD unblocked: a case child's */
 
-/* Replace the pid placeholder in comparisons, then install the program. */
+/*
+ * Replace the pid placeholder in comparisons, then install the program.
+ * In a case child no_new_privs is set already (the zygote's install set it,
+ * and nothing can clear it), and only syscall() is called (see gr_limit).
+ */
 static int gr_install_filter(unsigned char *prog, uint32_t len)
 {
 	struct sock_filter *insns = (struct sock_filter *)prog;
 	unsigned short count = (unsigned short)(len / sizeof(struct sock_filter));
 	struct sock_fprog fprog = { count, insns };
-	uint32_t self = (uint32_t)getpid();
+	uint32_t self = (uint32_t)syscall(SYS_getpid);
 
 	for (unsigned short i = 0; i < count; i++)
 		if (insns[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && insns[i].k == GR_PID_PLACEHOLDER)
 			insns[i].k = self;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-		return -1;
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog);
 }
 
@@ -113,9 +131,9 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 {
 	(void)sig;
 	(void)ctx;
-	if (gr_answer_fd >= 0) {
+	if (gr_case.answer_fd >= 0) {
 		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0, 0, 0 };
-		gr_write_full(gr_answer_fd, &a, sizeof(a));
+		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
 	} else {
 		struct gr_report r;
 		memset(&r, 0, sizeof(r));
@@ -145,15 +163,15 @@ static void gr_setup_filters(void)
 	if (gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
 	    (len && gr_read_full(GR_FD_FILTER, zygote_filter, len) < 0) ||
 	    gr_read_full(GR_FD_FILTER, &gr_filter_case_len, sizeof(gr_filter_case_len)) < 0 ||
-	    gr_filter_case_len > GR_FILTER_MAX ||
-	    (gr_filter_case_len && gr_read_full(GR_FD_FILTER, gr_filter_case, gr_filter_case_len) < 0)) {
+	    gr_filter_case_len > GR_CASE_FILTER_MAX ||
+	    (gr_filter_case_len && gr_read_full(GR_FD_FILTER, gr_case.filter, gr_filter_case_len) < 0)) {
 		/* no filters offered (or a broken pipe): run unfiltered, the hello says so */
 		len = 0;
 		gr_filter_case_len = 0;
 	}
 	close(GR_FD_FILTER);
 	if (len && gr_filter_case_len) {
-		if (gr_install_filter(zygote_filter, len) < 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || gr_install_filter(zygote_filter, len) < 0) {
 			/* said before any student code runs, so a student cannot fake it:
 			 * the grader reports a sandbox failure, not the student's */
 			struct gr_report r;
@@ -207,7 +225,7 @@ static int gr_nguards;
 static void gr_guard_arrays(void)
 {
 	for (int i = 0; i < gr_nguards; i++)
-		mprotect((void *)gr_guards[i].page, GR_PAGE, PROT_NONE);
+		syscall(SYS_mprotect, gr_guards[i].page, GR_PAGE, PROT_NONE); /* see gr_limit */
 }
 
 /* Was the access a write?  Where the fault's context says; otherwise taken as a read. */
@@ -231,7 +249,7 @@ static int gr_report_bounds(uintptr_t addr, const void *ctx)
 			struct gr_answer a = { GR_MAGIC_BOUNDS,
 					       (int32_t)(g->arg | (gr_fault_was_write(ctx) ? GR_BOUNDS_WRITE : 0u)),
 					       (int64_t)((addr - (uintptr_t)g->arr) / sizeof(int)), g->len, 0 };
-			gr_write_full(gr_answer_fd, &a, sizeof(a));
+			gr_write_full(gr_case.answer_fd, &a, sizeof(a));
 			return 1;
 		}
 	}
@@ -256,8 +274,6 @@ static int gr_report_bounds(uintptr_t addr, const void *ctx)
 #define GR_MAX_PERIOD 2048u             /* frames up to 16 KiB */
 
 static unsigned char gr_alt_stack[64u << 10];
-static uintptr_t gr_stack_top;          /* the case child's stack where the call begins */
-static uint64_t gr_stack_limit;
 
 static uintptr_t gr_fault_sp(const void *ctx, uintptr_t fallback)
 {
@@ -342,27 +358,27 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 		raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
 		return;
 	}
-	if (gr_answer_fd >= 0 && gr_report_bounds(addr, ctx))
+	if (gr_case.answer_fd >= 0 && gr_report_bounds(addr, ctx))
 		return;
-	if (gr_answer_fd < 0 || !gr_stack_top || addr >= gr_stack_top || sp >= gr_stack_top ||
-	    gr_stack_top - addr > gr_stack_limit + GR_FAULT_NEAR || addr + GR_FAULT_NEAR < sp || addr > sp + GR_FAULT_NEAR)
+	if (gr_case.answer_fd < 0 || !gr_case.stack_top || addr >= gr_case.stack_top || sp >= gr_case.stack_top ||
+	    gr_case.stack_top - addr > gr_case.stack_limit + GR_FAULT_NEAR || addr + GR_FAULT_NEAR < sp || addr > sp + GR_FAULT_NEAR)
 		return;
 	/* from the page after both the fault and the stack pointer: mapped, the recursion's newest frames */
 	low = (low | 4095u) + 1;
 	{
-		uint64_t words = low < gr_stack_top ? (gr_stack_top - low) / sizeof(uintptr_t) : 0;
+		uint64_t words = low < gr_case.stack_top ? (gr_case.stack_top - low) / sizeof(uintptr_t) : 0;
 		uint64_t period = gr_frame_period((const uintptr_t *)low, words < GR_SCAN_WORDS ? words : GR_SCAN_WORDS);
-		uint64_t used = gr_stack_top - sp;
+		uint64_t used = gr_case.stack_top - sp;
 		uint64_t calls = period ? used / (period * sizeof(uintptr_t)) * gr_calls_per_period((const uintptr_t *)low, period) : 0;
 		struct gr_answer a = { GR_MAGIC_STACK, 0, (int64_t)calls, (uint32_t)(used >> 10), 0 };
-		gr_write_full(gr_answer_fd, &a, sizeof(a));
+		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
 	}
 }
 
 /*
  * In the zygote, once: the fault handler on a stack of its own, which every
  * case child inherits with fork().  It acts only in a case child (where
- * gr_answer_fd is set); in the zygote it returns and, reset by then, the
+ * gr_case.answer_fd is set); in the zygote it returns and, reset by then, the
  * fault ends the process as it always did.
  */
 static void gr_install_fault_handler(void)
@@ -386,8 +402,8 @@ static void gr_install_fault_handler(void)
 /* In the case child: where its stack begins and how far it may grow, for gr_on_fault. */
 static void gr_watch_stack(uintptr_t top, unsigned memory_mb)
 {
-	gr_stack_top = top;
-	gr_stack_limit = (uint64_t)memory_mb << 20;
+	gr_case.stack_top = top;
+	gr_case.stack_limit = (uint64_t)memory_mb << 20;
 }
 
 /* ---- allocation failures: reported as memory-limit, not as a crash ---- */
@@ -401,9 +417,9 @@ void *__wrap_realloc(void *ptr, size_t size);
 
 static void gr_out_of_memory(size_t bytes)
 {
-	if (gr_answer_fd >= 0) {
+	if (gr_case.answer_fd >= 0) {
 		struct gr_answer a = { GR_MAGIC_NOMEM, 0, (int64_t)bytes, 0, 0 };
-		gr_write_full(gr_answer_fd, &a, sizeof(a));
+		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
 		_exit(0);
 	}
 }
@@ -442,6 +458,7 @@ void *__wrap_realloc(void *ptr, size_t size)
 struct gr_pages {
 	unsigned char *base;
 	size_t cap;
+	int zygote_only;  /* never read by a case child (the request, once decoded): MADV_DONTFORK, see gr_zygote_buffers */
 };
 
 /* bytes rounded up to whole pages */
@@ -462,6 +479,8 @@ static unsigned char *gr_pages_reserve(struct gr_pages *p, size_t need)
 		if (p->base == MAP_FAILED) {
 			p->base = NULL;
 			p->cap = 0;
+		} else if (p->zygote_only) {
+			madvise(p->base, p->cap, MADV_DONTFORK); /* only faster when it works */
 		}
 	}
 	return p->base;
@@ -486,7 +505,8 @@ static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args,
 	unsigned char *pages = NULL;
 	size_t need = 0;
 
-	gr_nguards = 0;
+	if (gr_nguards) /* a page a case child shares: written only when it changes (see gr_zygote_buffers) */
+		gr_nguards = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		size_t pos = 0, used = 0;
 		int n = 0;
@@ -563,66 +583,107 @@ static void gr_thread_stacks(unsigned memory_mb)
 
 static unsigned gr_thread_stack_mb; /* what gr_thread_stacks last set in the zygote */
 
+/*
+ * A case child's own system calls, up to the student's call, go through
+ * syscall() alone: fork() copies no page-table entries of code (file
+ * mappings), so the child faults in each 64 KiB window of libc's code it
+ * runs, and glibc's wrappers (prctl, sigprocmask, setrlimit, timer_create,
+ * close...) lie in as many windows - a fault each, in every test.
+ */
 static void gr_limit(int resource, rlim_t value)
 {
 	struct rlimit rl = { value, value };
-	setrlimit(resource, &rl);
+	syscall(SYS_prlimit64, 0, resource, &rl, NULL);
+}
+
+/* write() of all of buf, through syscall() (see gr_limit) */
+static void gr_child_write(const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		long n = syscall(SYS_write, GR_FD_ANSWER, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * Has the student's code left output in a stdio buffer?  For a byte stream
+ * (wprintf makes a wide one) looked at as glibc's __fpending() does, without
+ * calling it (see gr_limit).
+ */
+static int gr_pending(FILE *f)
+{
+#ifdef __GLIBC__
+	if (f->_mode <= 0)
+		return f->_IO_write_ptr > f->_IO_write_base;
+#endif
+	return __fpending(f) > 0;
 }
 
 /* In the child: limits, filter, call, answer.  Never returns. */
 static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 {
-	static struct gr_result res; /* not on the stack: the detail is large, the stack the student's */
+	struct gr_result *res = &gr_case.res; /* not on the stack: the detail is large, the stack the student's */
 	const struct gr_function *fn = &gr_table[rq->function];
+	uint64_t default_action[4] = { 0 }; /* the kernel's struct sigaction for SIG_DFL: all zero (on the stack:
+					     * the kernel reading a constant would fault in a page of it) */
 	struct gr_answer a;
-	timer_t timer;
+	int timer;
 	struct sigevent ev;
 	struct itimerspec its;
 
 	/* the zygote's fds but the pipes' write ends (1, 2, GR_FD_ANSWER), which are already in place */
-	close(GR_FD_CONTROL);
-	close(GR_FD_STATUS);
-	close(gr_answer_in);
-	close(gr_output_in);
-	signal(SIGCHLD, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &gr_poll_mask, NULL);
-	gr_answer_fd = GR_FD_ANSWER;
+	syscall(SYS_close, GR_FD_CONTROL);
+	syscall(SYS_close, GR_FD_STATUS);
+	syscall(SYS_close, gr_answer_in);
+	syscall(SYS_close, gr_output_in);
+	syscall(SYS_close, gr_signal_in);
+	syscall(SYS_rt_sigaction, SIGCHLD, default_action, NULL, 8);
+	syscall(SYS_rt_sigaction, SIGPIPE, default_action, NULL, 8);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &gr_child_mask, NULL, 8);
+	gr_case.answer_fd = GR_FD_ANSWER;
 
-	/* CPU: a POSIX CPU-time timer delivering SIGKILL at the limit, and the
-	 * coarse RLIMIT_CPU as a second line; the grader's wall clock is the third */
+	/* CPU: a POSIX CPU-time timer delivering SIGKILL at the limit (the kernel's timer id, as glibc's
+	 * timer_create makes for SIGEV_SIGNAL), and the coarse RLIMIT_CPU as a second line; the grader's
+	 * wall clock is the third */
 	memset(&ev, 0, sizeof(ev));
 	ev.sigev_notify = SIGEV_SIGNAL;
 	ev.sigev_signo = SIGKILL;
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_sec = rq->cpu_ms / 1000;
 	its.it_value.tv_nsec = (long)(rq->cpu_ms % 1000) * 1000000L;
-	if (timer_create(CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0)
-		timer_settime(timer, 0, &its, NULL);
+	if (syscall(SYS_timer_create, CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0)
+		syscall(SYS_timer_settime, timer, 0, &its, NULL);
 	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
 	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
 	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
+	/* RLIMIT_FSIZE and RLIMIT_CORE are 0 already, soft and hard, from the runner's start (sandbox.c),
+	 * and nothing in the runner can raise a hard limit */
 	gr_watch_stack((uintptr_t)&a, rq->memory_mb);
-	gr_limit(RLIMIT_FSIZE, 0);
-	gr_limit(RLIMIT_CORE, 0);
 	gr_guard_arrays();
-	if (gr_filter_case_len && gr_install_filter(gr_filter_case, gr_filter_case_len) < 0)
+	if (gr_filter_case_len && gr_install_filter(gr_case.filter, gr_filter_case_len) < 0)
 		_exit(122); /* without the READY record below: the grader's fault, not the student's */
 	memset(&a, 0, sizeof(a));
 	a.magic = GR_MAGIC_READY;
-	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
+	gr_child_write(&a, sizeof(a));
 
-	fn->call(fn, args, &res);
+	fn->call(fn, args, res);
 	/* only what is pending: an untouched FILE stays untouched (no copy-on-write fault per test) */
-	if (__fpending(stdout))
+	if (gr_pending(stdout))
 		fflush(stdout);
-	if (__fpending(stderr))
+	if (gr_pending(stderr))
 		fflush(stderr);
 	a.magic = GR_MAGIC_ANSWER;
-	a.value = res.value;
-	a.kind = res.kind;
-	a.detail_len = res.detail_len > GR_DETAIL_MAX ? GR_DETAIL_MAX : res.detail_len;
-	gr_write_full(GR_FD_ANSWER, &a, sizeof(a));
-	gr_write_full(GR_FD_ANSWER, res.detail, a.detail_len);
+	a.value = res->value;
+	a.kind = res->kind;
+	a.detail_len = res->detail_len > GR_DETAIL_MAX ? GR_DETAIL_MAX : res->detail_len;
+	gr_child_write(&a, sizeof(a));
+	gr_child_write(res->detail, a.detail_len);
 	_exit(0);
 }
 
@@ -645,25 +706,84 @@ static void gr_report_failure(uint32_t case_id, uint32_t flag)
 	gr_report_case(&r, "", "");
 }
 
-static void gr_on_sigchld(int sig)
+/* What the case child sent on its answer pipe: READY, then an outcome and its detail. */
+struct gr_answer_buf {
+	unsigned char bytes[2 * sizeof(struct gr_answer) + GR_DETAIL_MAX];
+	size_t len;
+};
+
+/*
+ * What only the zygote writes, test after test: what it reads from the
+ * pipes and the signalfd.  Kept where a case child does not get it
+ * (MADV_DONTFORK, gr_zygote_buffers_init): after a fork the zygote then
+ * writes pages of its own, not pages it shares copy-on-write with the
+ * child (a page fault each, in every test).  The static copy serves when
+ * such memory cannot be had.
+ */
+struct gr_zygote_buffers {
+	char read[65536];
+	char kept[GR_OUTPUT_KEEP];
+	struct gr_answer_buf answer;
+	struct signalfd_siginfo signals[4];
+};
+static struct gr_zygote_buffers gr_zygote_static, *gr_zy = &gr_zygote_static;
+
+static void gr_zygote_buffers_init(void)
 {
-	(void)sig;
-	gr_child_changed = 1;
+	void *p = mmap(NULL, sizeof(*gr_zy), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	if (madvise(p, sizeof(*gr_zy), MADV_DONTFORK) < 0) {
+		munmap(p, sizeof(*gr_zy));
+		return;
+	}
+	gr_zy = p;
 }
 
-/* In the zygote, before the first case: SIGCHLD wakes ppoll() in gr_drain, and only there. */
+/*
+ * In the zygote, before the first case: SIGCHLD blocked for good and read
+ * from a signalfd that gr_drain polls with the pipes, so that no end or
+ * stop of a child is missed.  No handler runs in the zygote: a signal
+ * frame and the EINTR it leaves in errno were two more pages written after
+ * every fork.  The signalfd sits at GR_FD_SIGNAL_IN, above every fd a pipe
+ * end goes to.  Without it (fds used up by code of the submission) gr_drain
+ * still looks at the child every GR_END_CHECK_MS.
+ */
 static void gr_watch_children(void)
 {
-	struct sigaction sa;
 	sigset_t chld;
+	int fd;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = gr_on_sigchld;
-	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGCHLD, SIG_DFL); /* not ignored: an ignored child's end is not reported (nor kept to wait for) */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &gr_poll_mask);
-	sigdelset(&gr_poll_mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &gr_child_mask);
+	sigdelset(&gr_child_mask, SIGCHLD);
+	fd = signalfd(-1, &chld, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd >= 0 && fd != GR_FD_SIGNAL_IN) {
+		int placed = dup2(fd, GR_FD_SIGNAL_IN);
+		close(fd);
+		fd = placed;
+	}
+	gr_signal_in = fd;
+}
+
+/*
+ * Take what the signalfd holds (SIGCHLD, at most one pending).  1 when
+ * something came.  A signalfd that fails, or gives what a signalfd does not
+ * (code of the submission put something else at its fd), is given up.
+ */
+static int gr_signal_take(void)
+{
+	ssize_t n = read(gr_signal_in, gr_zy->signals, sizeof(gr_zy->signals));
+
+	if (n > 0 && n % (ssize_t)sizeof(gr_zy->signals[0]) == 0)
+		return 1;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	close(gr_signal_in);
+	gr_signal_in = -1;
+	return 0;
 }
 
 /*
@@ -674,8 +794,9 @@ static void gr_watch_children(void)
  * child wants it; the zygote keeps it open, so a pipe never reaches end of
  * file: gr_drain sees a test end by its child's SIGCHLD instead.  pipe()
  * takes the lowest free fds, which may be any target (a constructor may
- * have closed 1 or 2), so both ends first move above every target and
- * both of them (to scratch, scratch + 1), then into place.
+ * have closed 1 or 2), so both ends first move above every fd of the
+ * runtime's (the signalfd too) and both of them (to scratch, scratch + 1),
+ * then into place.
  * Returns read_at, or -1.
  */
 static int gr_pipe_to(int read_at, int w1, int w2)
@@ -685,7 +806,7 @@ static int gr_pipe_to(int read_at, int w1, int w2)
 	if (pipe(fds) < 0)
 		return -1;
 	scratch = (fds[0] > fds[1] ? fds[0] : fds[1]);
-	scratch = (scratch > GR_FD_OUTPUT_IN ? scratch : GR_FD_OUTPUT_IN) + 1;
+	scratch = (scratch > GR_FD_SIGNAL_IN ? scratch : GR_FD_SIGNAL_IN) + 1;
 	placed = dup2(fds[0], scratch) >= 0 && dup2(fds[1], scratch + 1) >= 0;
 	close(fds[0]);
 	close(fds[1]);
@@ -731,7 +852,6 @@ static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 {
 	siginfo_t si;
 
-	gr_child_changed = 0;
 	memset(&si, 0, sizeof(si));
 	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT) < 0) {
 		if (errno != ECHILD)
@@ -750,12 +870,6 @@ static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 	return GR_CHILD_STOPPED;
 }
 
-/* What the case child sent on its answer pipe: READY, then an outcome and its detail. */
-struct gr_answer_buf {
-	unsigned char bytes[2 * sizeof(struct gr_answer) + GR_DETAIL_MAX];
-	size_t len;
-};
-
 /*
  * Take what one read gives from a ready pipe (*pipe_in: gr_answer_in or
  * gr_output_in) into the answer or the output kept; at the output limit,
@@ -764,9 +878,9 @@ struct gr_answer_buf {
 static void gr_take(pid_t pid, int *pipe_in, const struct gr_request *rq, struct gr_report *r, char *kept,
 		    struct gr_answer_buf *ab)
 {
-	static char buf[65536];
+	char *buf = gr_zy->read;
 	uint64_t limit = (uint64_t)rq->output_kb * 1024u;
-	ssize_t n = read(*pipe_in, buf, sizeof(buf));
+	ssize_t n = read(*pipe_in, buf, sizeof(gr_zy->read));
 
 	if (n < 0 && errno == EINTR)
 		return;
@@ -807,23 +921,29 @@ static void gr_take(pid_t pid, int *pipe_in, const struct gr_request *rq, struct
  */
 static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r, char *kept, struct gr_answer_buf *ab)
 {
-	static const struct timespec no_wait = { 0, 0 }, end_check = { 0, GR_END_CHECK_MS * 1000000L };
 	int ended = 0;
 
 	for (;;) {
 		int after_end = ended; /* this round looks at both pipes, the child being gone */
-		struct pollfd p[2];
-		int np = 0;
+		struct pollfd p[3];
+		int np = 0, changed = 0;
+		if (!ended && gr_signal_in >= 0)
+			p[np++] = (struct pollfd){ gr_signal_in, POLLIN, 0 };
 		if (ended && gr_answer_in >= 0)
 			p[np++] = (struct pollfd){ gr_answer_in, POLLIN, 0 };
 		if (gr_output_in >= 0)
 			p[np++] = (struct pollfd){ gr_output_in, POLLIN, 0 };
-		/* while the child runs, wait (its SIGCHLD interrupts); once it has ended, take what is left */
-		int ready = ppoll(p, (nfds_t)np, ended ? &no_wait : &end_check, &gr_poll_mask);
+		/* while the child runs, wait (its SIGCHLD wakes us); once it has ended, take what is left */
+		int ready = poll(p, (nfds_t)np, ended ? 0 : GR_END_CHECK_MS);
 		int poll_errno = errno; /* before gr_child_event's waitid */
-		/* after a SIGCHLD, and after any other wake-up without data: a handler of the submission's may have
-		 * changed how SIGCHLD is handled (its interruptions would keep the timeout from ever expiring) */
-		if (!ended && (gr_child_changed || ready <= 0)) {
+		for (int i = 0; i < np; i++)
+			if (p[i].fd == gr_signal_in && p[i].revents) {
+				changed = gr_signal_take();
+				p[i].revents = 0;
+			}
+		/* after a SIGCHLD, and after a timeout: code of the submission's in the zygote (a handler of a
+		 * constructor's timer) may have changed how SIGCHLD is handled, or closed the signalfd */
+		if (!ended && (changed || ready <= 0)) {
 			enum gr_child_state state = gr_child_event(pid, r);
 			if (state == GR_CHILD_STOPPED && !gr_may_kill) {
 				/* it stays stopped, holding the pipes with whatever it wrote: report now (the grader
@@ -896,8 +1016,8 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 
 static void gr_collect(pid_t pid, const struct gr_request *rq)
 {
-	static char kept[GR_OUTPUT_KEEP];
-	static struct gr_answer_buf ab;
+	char *kept = gr_zy->kept;
+	struct gr_answer_buf *ab = &gr_zy->answer;
 	struct gr_report r;
 	struct rusage ru;
 	const char *detail;
@@ -905,10 +1025,10 @@ static void gr_collect(pid_t pid, const struct gr_request *rq)
 
 	memset(&ru, 0, sizeof(ru));
 	memset(&r, 0, sizeof(r));
-	ab.len = 0;
+	ab->len = 0;
 	r.magic = GR_MAGIC_REPORT;
 	r.case_id = rq->case_id;
-	gr_drain(pid, rq, &r, kept, &ab);
+	gr_drain(pid, rq, &r, kept, ab);
 	if ((r.flags & GR_STOPPED) && !gr_may_kill)
 		status = (int)(r.stop_signal << 8 | 0x7f); /* still stopped: no rusage (the grader counts its CPU) */
 	else if (!(r.flags & GR_END_UNSEEN)) /* reaped by the kernel: nothing to wait for */
@@ -918,14 +1038,14 @@ static void gr_collect(pid_t pid, const struct gr_request *rq)
 	r.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
 		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
 	r.maxrss_kb = (uint64_t)ru.ru_maxrss;
-	gr_parse_answer(&ab, &r, &detail);
+	gr_parse_answer(ab, &r, &detail);
 	gr_report_case(&r, kept, detail);
 }
 
 /* Read one request.  The payload goes to *payload (pages reused from request to request). */
 static int gr_read_request(struct gr_request *rq, unsigned char **payload)
 {
-	static struct gr_pages request_pages;
+	static struct gr_pages request_pages = { .zygote_only = 1 };
 	if (gr_read_full(GR_FD_CONTROL, rq, sizeof(*rq)) < 0)
 		return -1;
 	if (rq->magic != GR_MAGIC_REQUEST || rq->size > GR_MAX_REQUEST)
@@ -934,6 +1054,22 @@ static int gr_read_request(struct gr_request *rq, unsigned char **payload)
 		return -1;
 	*payload = request_pages.base;
 	return 0;
+}
+
+/*
+ * The zygote has one thread and forks from its main loop, never from a
+ * handler: no lock can be held, so glibc's fork() locking and unlocking
+ * of malloc, stdio and the loader around the fork (pages written in both
+ * processes: a copy-on-write fault each, every test) is not needed.
+ * _Fork() is the plain system call that keeps the thread's own data right.
+ */
+static pid_t gr_fork(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+	return _Fork();
+#else
+	return fork();
+#endif
 }
 
 /* Start one case: fork the child, collect it, report. */
@@ -950,13 +1086,12 @@ static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 		gr_thread_stacks(rq->memory_mb);
 		gr_thread_stack_mb = rq->memory_mb;
 	}
-	pid = fork();
+	pid = gr_fork();
 	if (pid == 0) {
 		/* dies with the zygote: without a PID namespace (a normal user where user namespaces are
 		 * refused) nothing else would stop a test that sleeps once the grader is gone */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || getppid() != zygote)
+		if (syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || syscall(SYS_getppid) != zygote)
 			_exit(122);
-		signal(SIGPIPE, SIG_DFL);
 		gr_run_child(rq, args);
 	}
 	if (pid < 0)
@@ -1006,6 +1141,7 @@ int main(int argc, char **argv)
 	if (gr_say_hello(&load) < 0)
 		return 0;
 	gr_watch_children();
+	gr_zygote_buffers_init();
 	gr_install_fault_handler();
 	if (load.kind != GR_LOAD_OK) {
 		/* a failed load: the grader gives every test its verdict; wait to be let go */
