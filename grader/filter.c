@@ -270,11 +270,13 @@ cleanup:
  * which stays in force in the child, and the case policy (build_filter with
  * zygote false).  Classic seccomp cannot load a program once and attach it
  * later: every seccomp() call converts the program and JIT-compiles it
- * anew, a cost that grows with its length, and a case child pays it once
- * per test.  The zygote's filter already allows everything the case policy
+ * anew, and fills its action cache by running the program for every call
+ * the filters below it allow: a cost that grows with its length (about
+ * 10 us for 4 instructions, 19 for these 31, in a case child on the
+ * project's VM), and a case child pays it once per test.  The zygote's filter already allows everything the case policy
  * does plus the zygote's own calls, and the kernel takes the stricter
  * answer of the two programs, so the child's program only takes those
- * extra calls away: 30 instructions on x86-64 instead of the policy's 86.
+ * extra calls away: 31 instructions on x86-64 instead of the policy's 86.
  *
  * Written by hand because its one argument rule, "kill and tgkill only to
  * itself", is a not-equal on the low 32 bits of the pid (a trap for every

@@ -367,6 +367,14 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 		decide(j, V_TIMELIMIT, xasprintf("used %lld ms of CPU by the grader's count, above the limit of %u ms "
 						 "(every process of your program counts)", t->facts.grader_cpu_ms, t->cpu_ms));
 	}
+	/* no timer stopped it at the limit, so no tolerance for one either */
+	if (j->answered && (r->flags & GR_NO_CPU_TIMER) && j->cpu_ms > t->cpu_ms) {
+		j->answered = false;
+		decide(j, V_TIMELIMIT, xasprintf("used %u ms of CPU, above the limit of %u ms: the test's CPU timer could "
+						 "not be set (code that ran before main used up the signal queue or "
+						 "lowered the runner's limits), so nothing stopped it at the limit",
+						 j->cpu_ms, t->cpu_ms));
+	}
 }
 
 /* The runner ended or broke the protocol while starting or between tests. */

@@ -108,7 +108,12 @@ enum gr_report_flags {
 				 * argument's position, | GR_BOUNDS_WRITE for a write) */
 	GR_END_UNSEEN = 1024,   /* the child was gone without the zygote seeing how it ended (SIGCHLD ignored
 				 * by code in the runner, so the kernel reaped it): no wait status, no CPU time */
+	GR_NO_CPU_TIMER = 2048, /* the child could not arm its CPU-time timer (code before main used up the
+				 * signal queue or lowered its limits): it was not stopped at the CPU limit */
 };
+
+/* in a case child's READY record (its kind field) */
+#define GR_READY_NO_TIMER 1u
 
 /*
  * What a call gave back.  A C function always returns a value; a Python one

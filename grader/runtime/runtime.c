@@ -125,7 +125,11 @@ static int gr_install_filter(unsigned char *prog, uint32_t len)
 
 /*
  * SIGSYS from a trapped system call: say which call, then end the process.
- * In the zygote the record goes to the grader; in a case child to the zygote.
+ * In the zygote the record goes to the grader; in a case child to the
+ * zygote, and the child then dies of SIGSYS itself (the handler is
+ * SA_RESETHAND: the default action now; sent to itself, it is delivered
+ * once unblocked): an exit would let an answer record the test wrote
+ * before the call stand for a clean end, and hide the forbidden call.
  */
 static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 {
@@ -133,7 +137,10 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 	(void)ctx;
 	if (gr_case.answer_fd >= 0) {
 		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0, 0, 0 };
+		uint64_t sigsys = 1ull << (SIGSYS - 1);
 		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
+		syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), SIGSYS);
+		syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &sigsys, NULL, 8);
 	} else {
 		struct gr_report r;
 		memset(&r, 0, sizeof(r));
@@ -158,7 +165,7 @@ static void gr_setup_filters(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = gr_on_sigsys;
-	sa.sa_flags = SA_SIGINFO;
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
 	sigaction(SIGSYS, &sa, NULL);
 	if (gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
 	    (len && gr_read_full(GR_FD_FILTER, zygote_filter, len) < 0) ||
@@ -633,7 +640,7 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 	uint64_t default_action[4] = { 0 }; /* the kernel's struct sigaction for SIG_DFL: all zero (on the stack:
 					     * the kernel reading a constant would fault in a page of it) */
 	struct gr_answer a;
-	int timer;
+	int timer, timed;
 	struct sigevent ev;
 	struct itimerspec its;
 
@@ -657,8 +664,8 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 	memset(&its, 0, sizeof(its));
 	its.it_value.tv_sec = rq->cpu_ms / 1000;
 	its.it_value.tv_nsec = (long)(rq->cpu_ms % 1000) * 1000000L;
-	if (syscall(SYS_timer_create, CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0)
-		syscall(SYS_timer_settime, timer, 0, &its, NULL);
+	timed = syscall(SYS_timer_create, CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0 &&
+		syscall(SYS_timer_settime, timer, 0, &its, NULL) == 0;
 	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
 	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
 	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
@@ -670,6 +677,7 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 		_exit(122); /* without the READY record below: the grader's fault, not the student's */
 	memset(&a, 0, sizeof(a));
 	a.magic = GR_MAGIC_READY;
+	a.kind = timed ? 0 : GR_READY_NO_TIMER; /* then the grader holds it to the limit without tolerance */
 	gr_child_write(&a, sizeof(a));
 
 	fn->call(fn, args, res);
@@ -769,15 +777,40 @@ static void gr_watch_children(void)
 }
 
 /*
+ * From the hello on, no handler of the submission's runs in the zygote:
+ * every signal a handler could take is blocked (a case child gets the mask
+ * the zygote came with, gr_child_mask).  Code before main can set timers
+ * whose handlers would otherwise run between and during tests, in the
+ * process that watches them - closing or moving its fds, ignoring SIGCHLD,
+ * reading its pipes.  Faults stay deliverable (the kernel forces them
+ * anyway), and SIGSYS reports a trapped call of the zygote's own.
+ */
+static void gr_block_signals(void)
+{
+	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS };
+	sigset_t async;
+
+	sigfillset(&async);
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		sigdelset(&async, faults[i]);
+	sigprocmask(SIG_BLOCK, &async, NULL);
+}
+
+/*
  * Take what the signalfd holds (SIGCHLD, at most one pending).  1 when
  * something came.  A signalfd that fails, or gives what a signalfd does not
- * (code of the submission put something else at its fd), is given up.
+ * (code of the submission put something else at its fd: a pipe whose bytes
+ * are not SIGCHLD records), is given up.
  */
 static int gr_signal_take(void)
 {
 	ssize_t n = read(gr_signal_in, gr_zy->signals, sizeof(gr_zy->signals));
+	int records = n > 0 && n % (ssize_t)sizeof(gr_zy->signals[0]) == 0 ? (int)(n / (ssize_t)sizeof(gr_zy->signals[0])) : 0;
 
-	if (n > 0 && n % (ssize_t)sizeof(gr_zy->signals[0]) == 0)
+	for (int i = 0; i < records; i++)
+		if (gr_zy->signals[i].ssi_signo != SIGCHLD)
+			records = 0;
+	if (records)
 		return 1;
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
@@ -984,7 +1017,7 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 	memcpy(&a, ab->bytes, sizeof(a));
 	if (a.magic != GR_MAGIC_READY || a.detail_len)
 		return; /* the child wrote before its sandbox was in place: impossible */
-	r->flags |= GR_CASE_READY;
+	r->flags |= GR_CASE_READY | (a.kind & GR_READY_NO_TIMER ? GR_NO_CPU_TIMER : 0);
 	if (ab->len < 2 * sizeof(a))
 		return;
 	memcpy(&a, ab->bytes + sizeof(a), sizeof(a));
@@ -1014,6 +1047,31 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 	}
 }
 
+/*
+ * A child that died of SIGSYS without a forbidden-call record as its
+ * outcome wrote records of its own before the call (gr_on_sigsys): the
+ * trap's record is the last thing it wrote, so the last one in what came
+ * names the call (a record the test forged itself could only name a wrong
+ * one), and no answer stands.
+ */
+static void gr_find_forbid(const struct gr_answer_buf *ab, struct gr_report *r)
+{
+	size_t at = ab->len >= sizeof(struct gr_answer) ? ab->len - sizeof(struct gr_answer) + 1 : 0;
+
+	r->flags &= ~(uint32_t)GR_ANSWERED;
+	r->detail_len = 0;
+	while (at-- > 0) {
+		struct gr_answer a;
+		memcpy(&a, ab->bytes + at, sizeof(a));
+		if (a.magic == GR_MAGIC_FORBID) {
+			r->flags |= GR_FORBIDDEN;
+			r->syscall_nr = a.syscall_nr;
+			return;
+		}
+	}
+	/* not found (a flood filled the buffer): the grader's verdict for a death by SIGSYS says "unknown" */
+}
+
 static void gr_collect(pid_t pid, const struct gr_request *rq)
 {
 	char *kept = gr_zy->kept;
@@ -1039,6 +1097,10 @@ static void gr_collect(pid_t pid, const struct gr_request *rq)
 		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
 	r.maxrss_kb = (uint64_t)ru.ru_maxrss;
 	gr_parse_answer(ab, &r, &detail);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS && !(r.flags & GR_FORBIDDEN)) {
+		gr_find_forbid(ab, &r);
+		detail = "";
+	}
 	gr_report_case(&r, kept, detail);
 }
 
@@ -1141,6 +1203,7 @@ int main(int argc, char **argv)
 	if (gr_say_hello(&load) < 0)
 		return 0;
 	gr_watch_children();
+	gr_block_signals();
 	gr_zygote_buffers_init();
 	gr_install_fault_handler();
 	if (load.kind != GR_LOAD_OK) {
