@@ -877,9 +877,9 @@ enum gr_child_state { GR_CHILD_RUNS, GR_CHILD_STOPPED, GR_CHILD_ENDED };
  * than at the wall-clock limit: nothing in its sandbox could ever continue
  * it.  An end is only looked at (WNOWAIT): gr_collect's wait4 takes it
  * with its rusage once the pipes are drained.  Also called without a
- * SIGCHLD now and then (GR_END_CHECK_MS): code of the submission that ran in
- * the zygote (a handler of a constructor's timer) may have changed how
- * SIGCHLD is handled, and a test must still end.
+ * SIGCHLD now and then (GR_END_CHECK_MS): the signalfd may be gone (fds used
+ * up before main, or code of the submission's that rewrote the runtime),
+ * and a test must still end.
  */
 static enum gr_child_state gr_child_event(pid_t pid, struct gr_report *r)
 {
@@ -974,8 +974,8 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 				changed = gr_signal_take();
 				p[i].revents = 0;
 			}
-		/* after a SIGCHLD, and after a timeout: code of the submission's in the zygote (a handler of a
-		 * constructor's timer) may have changed how SIGCHLD is handled, or closed the signalfd */
+		/* after a SIGCHLD, and after a timeout: without the signalfd (gr_child_event) the timeout is
+		 * all there is */
 		if (!ended && (changed || ready <= 0)) {
 			enum gr_child_state state = gr_child_event(pid, r);
 			if (state == GR_CHILD_STOPPED && !gr_may_kill) {
