@@ -273,8 +273,9 @@ cleanup:
  * anew, and fills its action cache by running the program for every call
  * the filters below it allow: a cost that grows with its length (about
  * 10 us for 4 instructions, 19 for these 31, in a case child on the
- * project's VM), and a case child pays it once per test.  The zygote's filter already allows everything the case policy
- * does plus the zygote's own calls, and the kernel takes the stricter
+ * project's VM), and a case child pays it once per test.  The zygote's
+ * filter already allows everything the case policy does plus the
+ * zygote's own calls, and the kernel takes the stricter
  * answer of the two programs, so the child's program only takes those
  * extra calls away: 31 instructions on x86-64 instead of the policy's 86.
  *

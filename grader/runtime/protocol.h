@@ -43,8 +43,8 @@
 #define GR_BOUNDS_WRITE 0x10000u     /* in GR_MAGIC_BOUNDS's syscall_nr: the access was a write */
 
 /* Stands for "this process's pid" in seccomp programs; patched at install. */
-#define GR_CASE_FILTER_MAX 512u /* bytes of the case child's program (filter.c's difference: ~30 instructions) */
 #define GR_PID_PLACEHOLDER 0x7ffffff1u
+#define GR_CASE_FILTER_MAX 512u /* bytes of the case child's program (filter.c's difference: ~30 instructions) */
 
 #define GR_OUTPUT_KEEP 4096u          /* captured bytes sent back per case */
 #define GR_MAX_REQUEST (64u << 20)

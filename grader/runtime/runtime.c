@@ -959,8 +959,8 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 	for (;;) {
 		int after_end = ended; /* this round looks at both pipes, the child being gone */
 		struct pollfd p[3];
-		int np = 0, changed = 0;
-		if (!ended && gr_signal_in >= 0)
+		int np = 0, changed = 0, watching = !ended && gr_signal_in >= 0; /* the signalfd at p[0] */
+		if (watching)
 			p[np++] = (struct pollfd){ gr_signal_in, POLLIN, 0 };
 		if (ended && gr_answer_in >= 0)
 			p[np++] = (struct pollfd){ gr_answer_in, POLLIN, 0 };
@@ -969,11 +969,8 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 		/* while the child runs, wait (its SIGCHLD wakes us); once it has ended, take what is left */
 		int ready = poll(p, (nfds_t)np, ended ? 0 : GR_END_CHECK_MS);
 		int poll_errno = errno; /* before gr_child_event's waitid */
-		for (int i = 0; i < np; i++)
-			if (p[i].fd == gr_signal_in && p[i].revents) {
-				changed = gr_signal_take();
-				p[i].revents = 0;
-			}
+		if (watching && p[0].revents)
+			changed = gr_signal_take();
 		/* after a SIGCHLD, and after a timeout: without the signalfd (gr_child_event) the timeout is
 		 * all there is */
 		if (!ended && (changed || ready <= 0)) {
@@ -996,7 +993,7 @@ static void gr_drain(pid_t pid, const struct gr_request *rq, struct gr_report *r
 		}
 		if (ready == 0 && after_end)
 			return; /* all taken */
-		for (int i = 0; i < np; i++) {
+		for (int i = watching; i < np; i++) { /* the pipes */
 			int *pipe_in = p[i].fd == gr_answer_in ? &gr_answer_in : &gr_output_in;
 			if (p[i].revents & POLLIN)
 				gr_take(pid, pipe_in, rq, r, kept, ab);
