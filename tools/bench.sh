@@ -150,9 +150,10 @@ python_harness() {
 	awk -v us="$us" -v n="$HARNESS_TESTS" 'BEGIN { printf "%.0f", us / n }'
 }
 
-# c_floor JOBS: the fork floor per call in microseconds (JOBS floors at once, CASES calls in all)
+# c_floor JOBS [MODE]: the fork floor per call in microseconds (JOBS floors at once, CASES calls in all);
+# MODE local keeps each child on its parent's CPU (bench-floor.c)
 c_floor() {
-	us=$(median_us sh -c "for k in \$(seq $1); do '$TMP/floor' fork $((CASES / $1)) & done; wait")
+	us=$(median_us sh -c "for k in \$(seq $1); do '$TMP/floor' ${2:-fork} $((CASES / $1)) & done; wait")
 	awk -v us="$us" -v n="$CASES" 'BEGIN { printf "%.0f", us / n }'
 }
 
@@ -247,6 +248,10 @@ for mode in $modes; do
 	if [ "$mode" = on ]; then
 		echo "(a') against the baselines, measured now"
 		ratios "$c_j1" "$c_j2" "$(c_loop)" "$(c_floor 1)" "$(c_floor 2)" "$(c_harness)"
+		# what the scheduler's placement of each new process costs here: not a target, an explanation
+		# (a child started on another core than its parent's pays for the cross-core wake-ups)
+		awk -v l="$(c_floor 1 local)" -v f="$(c_floor 1)" 'BEGIN {
+			printf "  fork floor with each child kept on its parent'"'"'s core: %d us at -j 1 (%d us, the scheduler'"'"'s placement)\n", l, f - l }'
 	fi
 	echo "(b) the whole reference graded (compilation included, answers cached)"
 	set -- $(whole 1)
