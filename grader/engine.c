@@ -203,7 +203,10 @@ int engine_init(struct engine *e, const struct engine_options *opts, struct strb
 	if (!e->hidden)
 		e->hidden = xcalloc(1, sizeof(char *));
 	e->env.compile.hide_paths = (const char *const *)e->hidden;
-	/* builds run as the last uid of the engine's block; runners take the others (sandbox_ids) */
+	/* a block of uids no other grader uses while this engine lives; builds run as its last uid,
+	 * runners as the others (sandbox_ids) */
+	e->uid_lease = sandbox_lease_block(e->opts.id_block, &e->opts.id_block);
+	e->uid_leased = e->uid_lease >= 0;
 	sandbox_ids(e->opts.id_block, SANDBOX_BLOCK - 1, &e->env.compile.uid, &e->env.compile.gid);
 	return prepare_languages(e, err);
 }
@@ -232,6 +235,8 @@ void engine_release(struct engine *e)
 	free(e->first_variant);
 	for (int k = 0; k < FILTER_FLAVOURS; k++)
 		strbuf_release(&e->filters[k]);
+	if (e->uid_leased)
+		close(e->uid_lease);
 	memset(e, 0, sizeof(*e));
 }
 

@@ -86,6 +86,8 @@ struct engine {
 	int submissions;           /* counter for build directory names */
 	double reference_seconds;  /* time spent getting reference answers */
 	bool reference_cached;
+	bool uid_leased;           /* opts.id_block is this engine's alone while uid_lease, an fd, is open */
+	int uid_lease;             /* (sandbox_lease_block; a zeroed engine holds none) */
 };
 
 /*

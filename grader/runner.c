@@ -30,6 +30,8 @@
 #define WAIT_SLOTS_FACTOR 2
 /* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
 #define RUNNER_MAX_PROCS 16
+/* signals a runner may have queued at once: a test's CPU timer, SIGCHLD, what a test raises itself */
+#define RUNNER_SIGPENDING 64
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
 
@@ -224,6 +226,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.limits.stack = mem;
 	sp.limits.file_size = 0;
 	sp.limits.nproc = 0;
+	sp.limits.sigpending = RUNNER_SIGPENDING;
 	sp.use_namespaces = true;
 	/* seccomp already forbids open; this covers the fallback without it */
 	sp.hide_paths = pool->hide_paths;

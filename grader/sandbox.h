@@ -78,6 +78,8 @@ struct sandbox_limits {
 	unsigned long long file_size;     /* bytes the process may write to files */
 	unsigned cpu_seconds;             /* RLIMIT_CPU; 0: none */
 	unsigned nproc;                   /* RLIMIT_NPROC when not root; 0: none */
+	unsigned sigpending;              /* RLIMIT_SIGPENDING where the count it bounds is the process's own
+					   * (a user namespace or a uid of its own); 0: unchanged */
 };
 
 struct sandbox_spawn {
@@ -106,6 +108,20 @@ struct sandbox_spawn {
 #define SANDBOX_FIRST_UID 100000u
 #define SANDBOX_BLOCK 64u
 void sandbox_ids(unsigned block, unsigned slot, uid_t *uid, gid_t *gid);
+
+/*
+ * A block of those uids for this process alone, as root: two graders
+ * started at once (two terminals, two CI jobs, two batches) would otherwise
+ * both take block 0, and one's submission could then fill what the kernel
+ * counts per uid (queued signals, processes) under the other's tests.  The
+ * lease is an flock() on SANDBOX_LEASE_DIR/<block> (root's alone), tried
+ * from `preferred` on; *block is the block leased.  Returns the lock's fd
+ * (close-on-exec; closing it ends the lease), or -1 when there is nothing
+ * to lease (not root: every process is the caller's own uid) or no lease
+ * could be had, *block then `preferred` as before.  The lock files stay.
+ */
+#define SANDBOX_LEASE_DIR "/run/lock/combgrader-uids"
+int sandbox_lease_block(unsigned preferred, unsigned *block);
 
 /*
  * Start the process.  Returns its pid (>0), or -1 with a message in err

@@ -337,8 +337,9 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 						 "would ever continue it, so it was ended at once instead of at the "
 						 "wall-clock limit of %u ms", stop_signal_name((int)r->stop_signal),
 						 j->cpu_ms, t->wall_ms));
-	else if ((r->flags & GR_END_UNSEEN) && !(r->flags & GR_ANSWERED))
-		decide(j, V_RUN_ERROR, xstrdup("the test ended without an answer, and how it ended cannot be told: "
+	/* how it ended is unknown (a forbidden call's SIGSYS, a crash), so an answer it wrote proves nothing */
+	else if (r->flags & GR_END_UNSEEN)
+		decide(j, V_RUN_ERROR, xstrdup("how the test ended cannot be told, so no answer of it counts: "
 					       "code that ran before main made the runner ignore its tests' ends "
 					       "(SIGCHLD)"));
 	else if (WIFSIGNALED(r->wait_status))
@@ -371,8 +372,9 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 	if (j->answered && (r->flags & GR_NO_CPU_TIMER) && j->cpu_ms > t->cpu_ms) {
 		j->answered = false;
 		decide(j, V_TIMELIMIT, xasprintf("used %u ms of CPU, above the limit of %u ms: the test's CPU timer could "
-						 "not be set (code that ran before main used up the signal queue or "
-						 "lowered the runner's limits), so nothing stopped it at the limit",
+						 "not be set (the signal queue of the user running the tests was full, or "
+						 "code that ran before main lowered the runner's limits), so nothing "
+						 "stopped it at the limit",
 						 j->cpu_ms, t->cpu_ms));
 	}
 }

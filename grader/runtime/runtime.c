@@ -124,31 +124,38 @@ static int gr_install_filter(unsigned char *prog, uint32_t len)
 }
 
 /*
- * SIGSYS from a trapped system call: say which call, then end the process.
- * In the zygote the record goes to the grader; in a case child to the
- * zygote, and the child then dies of SIGSYS itself (the handler is
- * SA_RESETHAND: the default action now; sent to itself, it is delivered
- * once unblocked): an exit would let an answer record the test wrote
- * before the call stand for a clean end, and hide the forbidden call.
+ * SIGSYS from a trapped system call: say which call, then end the process
+ * by SIGSYS.  In the zygote the record goes to the grader; in a case child
+ * to the zygote.  Whichever branch gr_case chose (a test can rewrite its
+ * own copy of it), the process dies of SIGSYS - the handler is
+ * SA_RESETHAND, so sent to itself the signal takes the default action once
+ * unblocked - never by a clean exit, which would let an answer record the
+ * test wrote before the call stand, and hide the call.  A SIGSYS that was
+ * sent, not trapped (a timer's, raise()), names no call: no record.  The
+ * handler runs on the alternate stack (SA_ONSTACK, from main on), so a
+ * call made with the stack pointer on an unmapped page still reaches it.
  */
+#define GR_SI_SECCOMP 1 /* SIGSYS's si_code from a seccomp trap (the kernel's SYS_SECCOMP) */
+
 static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 {
+	uint64_t sigsys = 1ull << (SIGSYS - 1);
+
 	(void)sig;
 	(void)ctx;
-	if (gr_case.answer_fd >= 0) {
+	if (info->si_code == GR_SI_SECCOMP && gr_case.answer_fd >= 0) {
 		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0, 0, 0 };
-		uint64_t sigsys = 1ull << (SIGSYS - 1);
 		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
-		syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), SIGSYS);
-		syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &sigsys, NULL, 8);
-	} else {
+	} else if (info->si_code == GR_SI_SECCOMP) {
 		struct gr_report r;
 		memset(&r, 0, sizeof(r));
 		r.magic = GR_MAGIC_FORBID;
 		r.syscall_nr = info->si_syscall;
 		gr_write_full(gr_report_fd, &r, sizeof(r));
 	}
-	syscall(SYS_exit_group, 0);
+	syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), SIGSYS);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &sigsys, NULL, 8);
+	syscall(SYS_exit_group, 128 + SIGSYS); /* not reached; were it, still no clean end */
 }
 
 /*
@@ -165,7 +172,7 @@ static void gr_setup_filters(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = gr_on_sigsys;
-	sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK; /* the alternate stack once main has made it */
 	sigaction(SIGSYS, &sa, NULL);
 	if (gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
 	    (len && gr_read_full(GR_FD_FILTER, zygote_filter, len) < 0) ||
@@ -361,8 +368,12 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 	uintptr_t sp = gr_fault_sp(ctx, addr);
 	uintptr_t low = addr > sp ? addr : sp;
 
-	if (info->si_code <= 0) {
-		raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
+	/* sent, not a fault (si_code <= 0), or forced by the kernel (SI_KERNEL: a general protection
+	 * fault, or a signal whose frame could not be written - a SIGSYS with the stack pointer on an
+	 * unmapped page, say - after which returning would carry on past the call): delivered, by
+	 * default now, once the handler returns */
+	if (info->si_code <= 0 || info->si_code == SI_KERNEL) {
+		raise(sig);
 		return;
 	}
 	if (gr_case.answer_fd >= 0 && gr_report_bounds(addr, ctx))
@@ -778,22 +789,26 @@ static void gr_watch_children(void)
 
 /*
  * From the hello on, no handler of the submission's runs in the zygote:
- * every signal a handler could take is blocked (a case child gets the mask
- * the zygote came with, gr_child_mask).  Code before main can set timers
- * whose handlers would otherwise run between and during tests, in the
- * process that watches them - closing or moving its fds, ignoring SIGCHLD,
- * reading its pipes.  Faults stay deliverable (the kernel forces them
- * anyway), and SIGSYS reports a trapped call of the zygote's own.
+ * every signal is blocked there but SIGSYS (a case child gets the mask the
+ * zygote came with, gr_child_mask).  Code before main can set timers, or
+ * fds that signal (F_SETSIG), whose handlers would otherwise run between
+ * and during tests, in the process that watches them - closing or moving
+ * its fds, ignoring SIGCHLD, reading its pipes, or doing a test's work
+ * under the runner's limits instead of the test's.  The faults too: a
+ * constructor can install a SIGFPE, SIGILL or SIGTRAP handler and send
+ * those signals by timer; a real fault of the zygote's is forced by the
+ * kernel whatever the mask (the default action: it dies).  SIGSYS stays
+ * deliverable, to the runtime's own handler (installed before any code of
+ * the submission, which its filter then keeps from changing it): it names
+ * a trapped call of the zygote's.
  */
 static void gr_block_signals(void)
 {
-	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS };
-	sigset_t async;
+	sigset_t all;
 
-	sigfillset(&async);
-	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
-		sigdelset(&async, faults[i]);
-	sigprocmask(SIG_BLOCK, &async, NULL);
+	sigfillset(&all);
+	sigdelset(&all, SIGSYS);
+	sigprocmask(SIG_BLOCK, &all, NULL);
 }
 
 /*
