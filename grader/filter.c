@@ -198,9 +198,18 @@ static int add_fixed_rules(scmp_filter_ctx ctx, bool zygote)
 {
 	/* isatty() on stdout: "not a terminal" rather than a violation */
 	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
-	    /* rt_sigaction(int sig, ...): signal handlers, but never for SIGSYS, which reports violations */
-	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, 1, SIGSYS - 1) < 0 ||
-	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGSYS + 1, KERNEL_NSIG) < 0)
+	    /* rt_sigaction(int sig, act, ...): signal handlers, but never for SIGSYS, which reports violations,
+	     * nor for SIGSEGV and SIGBUS, whose handlers are the runtime's (runtime.c gr_setup_filters): a
+	     * SIGSEGV the kernel forces when it cannot write a SIGSYS frame must not reach a handler of the
+	     * test's that jumps back into it.  Theirs may be read (act NULL). */
+	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, 1, SIGBUS - 1) < 0 ||
+	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGBUS + 1, SIGSEGV - 1) < 0 ||
+	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGSEGV + 1, SIGSYS - 1) < 0 ||
+	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGSYS + 1, KERNEL_NSIG) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 2, ARG_INT_EQ(0, SIGSEGV),
+			     SCMP_A1(SCMP_CMP_EQ, 0)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 2, ARG_INT_EQ(0, SIGBUS),
+			     SCMP_A1(SCMP_CMP_EQ, 0)) < 0)
 		return -1;
 	/* prlimit64(pid_t pid, ...): its own limits only (pid 0, what setrlimit and getrlimit pass); without
 	 * a PID namespace another pid could be a runner of another student of the same uid */

@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -211,6 +212,16 @@ static void probe_namespaces(struct outer_ids *ids)
 	snprintf(caps.no_namespaces, sizeof(caps.no_namespaces), "%s%s%s", direct, *direct ? "; " : "", viauser);
 }
 
+/* Is the running kernel major.minor or later? */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 const struct sandbox_caps *sandbox_probe(void)
 {
 	struct outer_ids ids;
@@ -235,6 +246,7 @@ const struct sandbox_caps *sandbox_probe(void)
 	ids.target_gid = caps.gid;
 	probe_namespaces(&ids);
 	caps.landlock = landlock_abi();
+	caps.ns_ucounts = kernel_at_least(5, 14);
 #ifdef HAVE_SECCOMP
 	if (getenv("GRADER_NO_SECCOMP"))
 		snprintf(caps.no_seccomp, sizeof(caps.no_seccomp), "seccomp switched off (GRADER_NO_SECCOMP)");
@@ -389,11 +401,13 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 	}
 	if (s->limits.nproc)
 		set_limit(RLIMIT_NPROC, s->limits.nproc);
-	/* the kernel counts queued signals per user (per user namespace since 5.14): where that user is
-	 * this process's alone, a low limit keeps it from filling a queue others share and so from keeping
-	 * their tests' CPU timers from being made; where it is not (a normal user without user
-	 * namespaces), a low limit would only make that easier */
-	if (s->limits.sigpending && ((flags & CLONE_NEWUSER) || caps.drop_uid))
+	/* the kernel counts queued signals per user, and from 5.14 on per user namespace too, each level
+	 * charged: where the count the limit is checked against is this process's alone (a uid per slot,
+	 * or a user namespace of its own on 5.14 or later), a low limit bounds its share of the queue
+	 * others draw on, so it cannot keep their tests' CPU timers from being made; where the count is
+	 * the user's (a normal user without user namespaces, an older kernel) a low limit would only make
+	 * that easier */
+	if (s->limits.sigpending && (caps.drop_uid || ((flags & CLONE_NEWUSER) && caps.ns_ucounts)))
 		set_limit(RLIMIT_SIGPENDING, s->limits.sigpending);
 	if (s->workdir && chdir(s->workdir) < 0)
 		fail_child(errpipe, STEP_CHDIR);

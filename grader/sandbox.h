@@ -50,6 +50,7 @@ struct sandbox_caps {
 	bool root;          /* the grader runs as root */
 	bool drop_uid;      /* running as root: children become nobody */
 	int landlock;       /* the Landlock ABI for the compiler's view (landlock.h), 0: none */
+	bool ns_ucounts;    /* the kernel counts queued signals per user namespace too (5.14 on) */
 	uid_t uid;          /* uid/gid children run as */
 	gid_t gid;
 	char no_namespaces[200]; /* why namespaces (or mounts) are off, "" when on */
@@ -118,9 +119,10 @@ void sandbox_ids(unsigned block, unsigned slot, uid_t *uid, gid_t *gid);
  * from `preferred` on; *block is the block leased.  Returns the lock's fd
  * (close-on-exec; closing it ends the lease), or -1 when there is nothing
  * to lease (not root: every process is the caller's own uid) or no lease
- * could be had, *block then `preferred` as before.  The lock files stay.
+ * could be had (no /run, or the directory is not root's alone), *block then
+ * `preferred` as before.  The lock files stay.
  */
-#define SANDBOX_LEASE_DIR "/run/lock/combgrader-uids"
+#define SANDBOX_LEASE_DIR "/run/combgrader-uids"
 int sandbox_lease_block(unsigned preferred, unsigned *block);
 
 /*

@@ -158,6 +158,8 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 	syscall(SYS_exit_group, 128 + SIGSYS); /* not reached; were it, still no clean end */
 }
 
+static void gr_on_fault(int sig, siginfo_t *info, void *ctx);
+
 /*
  * Read the two seccomp programs from GR_FD_FILTER and install the zygote's.
  * Runs before any code of the submission: from .preinit_array in a runner
@@ -170,10 +172,19 @@ static void gr_setup_filters(void)
 	uint32_t len = 0;
 	struct sigaction sa;
 
+	/* the handlers the filter then keeps anyone from changing (add_fixed_rules): SIGSYS names a trapped
+	 * call, SIGSEGV and SIGBUS name a stack overflow or an index out of bounds - and a SIGSEGV the
+	 * kernel forces because it could not write a SIGSYS frame reaches the runtime, not a handler of
+	 * the test's that would jump back into it.  Every signal is blocked while they run, so a fault
+	 * inside one is forced to its default action: death.  On the alternate stack once main made it. */
 	memset(&sa, 0, sizeof(sa));
+	sigfillset(&sa.sa_mask);
 	sa.sa_sigaction = gr_on_sigsys;
-	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK; /* the alternate stack once main has made it */
+	sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
 	sigaction(SIGSYS, &sa, NULL);
+	sa.sa_sigaction = gr_on_fault;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
 	if (gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
 	    (len && gr_read_full(GR_FD_FILTER, zygote_filter, len) < 0) ||
 	    gr_read_full(GR_FD_FILTER, &gr_filter_case_len, sizeof(gr_filter_case_len)) < 0 ||
@@ -368,14 +379,16 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 	uintptr_t sp = gr_fault_sp(ctx, addr);
 	uintptr_t low = addr > sp ? addr : sp;
 
-	/* sent, not a fault (si_code <= 0), or forced by the kernel (SI_KERNEL: a general protection
-	 * fault, or a signal whose frame could not be written - a SIGSYS with the stack pointer on an
-	 * unmapped page, say - after which returning would carry on past the call): delivered, by
-	 * default now, once the handler returns */
-	if (info->si_code <= 0 || info->si_code == SI_KERNEL) {
-		raise(sig);
+	if (info->si_code <= 0) {
+		raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
 		return;
 	}
+	/* forced by the kernel (SI_KERNEL): a general protection fault, or a signal whose frame could not
+	 * be written - a SIGSYS with the stack pointer on an unmapped page, say - after which returning
+	 * would carry on past the call.  Fault again, with every signal blocked: the kernel kills by
+	 * SIGSEGV (no raise(): its tgkill may be refused without a PID namespace) */
+	if (info->si_code == SI_KERNEL)
+		*(volatile char *)0 = 0;
 	if (gr_case.answer_fd >= 0 && gr_report_bounds(addr, ctx))
 		return;
 	if (gr_case.answer_fd < 0 || !gr_case.stack_top || addr >= gr_case.stack_top || sp >= gr_case.stack_top ||
@@ -394,27 +407,22 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 }
 
 /*
- * In the zygote, once: the fault handler on a stack of its own, which every
- * case child inherits with fork().  It acts only in a case child (where
- * gr_case.answer_fd is set); in the zygote it returns and, reset by then, the
- * fault ends the process as it always did.
+ * In the zygote, once: the code's range for gr_on_fault, and the stack of its
+ * own it and gr_on_sigsys run on (installed before any code of the
+ * submission, gr_setup_filters), which every case child inherits with
+ * fork().  gr_on_fault acts only in a case child (where gr_case.answer_fd is
+ * set); in the zygote it returns and, reset by then, the fault ends the
+ * process as it always did.
  */
 static void gr_install_fault_handler(void)
 {
 	stack_t ss;
-	struct sigaction sa;
 
 	gr_find_code();
 	memset(&ss, 0, sizeof(ss));
 	ss.ss_sp = gr_alt_stack;
 	ss.ss_size = sizeof(gr_alt_stack);
-	if (sigaltstack(&ss, NULL) < 0)
-		return;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = gr_on_fault;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
+	sigaltstack(&ss, NULL);
 }
 
 /* In the case child: where its stack begins and how far it may grow, for gr_on_fault. */
@@ -788,9 +796,9 @@ static void gr_watch_children(void)
 }
 
 /*
- * From the hello on, no handler of the submission's runs in the zygote:
- * every signal is blocked there but SIGSYS (a case child gets the mask the
- * zygote came with, gr_child_mask).  Code before main can set timers, or
+ * From just before the hello on, no handler of the submission's runs in the
+ * zygote: every signal is blocked there but SIGSYS (a case child gets the
+ * mask the zygote came with, gr_child_mask).  Code before main can set timers, or
  * fds that signal (F_SETSIG), whose handlers would otherwise run between
  * and during tests, in the process that watches them - closing or moving
  * its fds, ignoring SIGCHLD, reading its pipes, or doing a test's work
@@ -1212,10 +1220,12 @@ int main(int argc, char **argv)
 #endif
 		gr_stub_load(&load);
 	}
-	if (gr_say_hello(&load) < 0)
-		return 0;
+	/* before the hello: from here on no handler of the submission's runs in the zygote (the child mask
+	 * is taken first, gr_watch_children) */
 	gr_watch_children();
 	gr_block_signals();
+	if (gr_say_hello(&load) < 0)
+		return 0;
 	gr_zygote_buffers_init();
 	gr_install_fault_handler();
 	if (load.kind != GR_LOAD_OK) {

@@ -416,14 +416,23 @@ if [ -z "${1:-}" ] || [[ " $fixtures " == *" loop "* ]]; then
 	mkdir -p "$S/cpu-problems" "$S/flood"
 	sed 's/^  cpu_ms: .*/  cpu_ms: 300/; s/^  wall_ms: .*/  wall_ms: 20000/' "$here/problems/h.yaml" \
 		>"$S/cpu-problems/h.yaml"
-	flood_pid=
+	flood_pid= flood_full=
 	if [ "${HOSTILE_LEVEL:-}" != no-userns ]; then
 		cp "$here/fixtures/ctor-sigqueue-flood/h.c" "$S/flood/h.c"
 		chmod -R a+rwX "$S/flood"
 		"${GRADER_CMD[@]}" grade --problems "$here/problems" --reference "$here/reference" --no-cache -j 1 \
 			--format json -o "$S/flood.json" "$S/flood" >/dev/null 2>"$S/flood.err" &
 		flood_pid=$!
-		sleep 2 # compiled, and its runner's queue filled
+		# until its runner's queue is full (SigQ: the signals queued for its user, 64 at the most where
+		# the count is its own): else the check below would test nothing
+		for _ in $(seq 300); do
+			for st in /proc/[0-9]*/status; do
+				awk '$1 == "Name:" { runner = $2 == "runner" } $1 == "SigQ:" { split($2, q, "/");
+					if (runner && q[1] >= 64) found = 1 } END { exit !found }' "$st" 2>/dev/null &&
+					flood_full=1 && break 2
+			done
+			sleep 0.1
+		done
 	fi
 	prepare "$here/fixtures/loop"
 	timeout -s KILL 150 "${GRADER_CMD[@]}" grade --problems "$S/cpu-problems" --reference "$here/reference" --no-cache -j $JOBS --show-hidden \
@@ -439,11 +448,12 @@ bad = [(t['name'], t['verdict'], t['time_ms'], t['message']) for t in tests
 print(bad if bad or not tests else 'killed at %s ms of CPU' % sorted(t['time_ms'] for t in tests if t['verdict'] != 'skipped'))
 sys.exit(1 if bad or not tests else 0)
 PY
-	) && [ $rc -eq 1 ] && [ -z "$(sanitizer_errors "$S/cpu.err")" ] && { [ -z "$flood_pid" ] || wait $flood_pid ||
-		[ $? -eq 1 ]; } && [ -z "$(leftovers)" ]; then
+	) && [ $rc -eq 1 ] && [ -z "$(sanitizer_errors "$S/cpu.err")" ] && { [ -z "$flood_pid" ] || { [ -n "$flood_full" ] &&
+		{ wait $flood_pid || [ $? -eq 1 ]; }; }; } && [ -z "$(leftovers)" ]; then
 		ok "CPU timer: an endless loop with a 300 ms CPU limit is $v${flood_pid:+ (a runner beside it filling its signal queue)}"
 	else
 		[ -n "$flood_pid" ] && wait $flood_pid
+		[ -n "$flood_pid" ] && [ -z "$flood_full" ] && v="$v (the runner beside it never filled its signal queue)"
 		not_ok "CPU timer (exit code $rc)" "$v" "$(tail -3 "$S/cpu.err")"
 	fi
 fi

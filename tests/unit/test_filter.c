@@ -315,6 +315,15 @@ static void test_rt_sigaction_sigsys(void **state)
 		       NULL, 8);
 		expect(fl, p, TRAPPED, 0, "SIGSYS, only reading", SYS_rt_sigaction, SIGSYS, NULL, &old_action, 8);
 		expect(fl, p, TRAPPED, 0, "signal 65 (no such signal)", SYS_rt_sigaction, 65, NULL, &old_action, 8);
+		/* SIGSEGV and SIGBUS: the runtime's handlers stay (a forced SIGSEGV must reach them); read only */
+		expect(fl, p, TRAPPED, 0, "SIGSEGV", SYS_rt_sigaction, SIGSEGV, &ignore_it, NULL, 8);
+		expect(fl, p, TRAPPED, 0, "SIGBUS", SYS_rt_sigaction, SIGBUS, &ignore_it, NULL, 8);
+		expect(fl, p, TRAPPED, 0, "HIGH | SIGSEGV", SYS_rt_sigaction, HIGH | SIGSEGV, &ignore_it, NULL, 8);
+		expect(fl, p, ALLOWED, 0, "SIGSEGV, only reading", SYS_rt_sigaction, SIGSEGV, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "SIGBUS, only reading", SYS_rt_sigaction, SIGBUS, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "signal 10", SYS_rt_sigaction, SIGSEGV - 1, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "signal 12", SYS_rt_sigaction, SIGSEGV + 1, NULL, &old_action, 8);
+		expect(fl, p, ALLOWED, 0, "signal 8", SYS_rt_sigaction, SIGBUS + 1, NULL, &old_action, 8);
 	}
 }
 
