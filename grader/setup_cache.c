@@ -29,8 +29,8 @@
 #define GRADER_PYTHON_LIBS ""
 #endif
 
-/* CACHE/runtime/<language>-<key>, or NULL when there is nothing to key on (no compiler). */
-static char *entry_path(const char *cache_dir, const struct language *lang, const char *cc)
+/* CACHE/runtime/<kind>-<key>, or NULL when there is nothing to key on (no compiler). */
+static char *entry_path(const char *cache_dir, const struct setup_item *it, const char *cc)
 {
 	char *command = compile_command_path(cc), *compiler = realpath(command, NULL);
 	struct stat st, self;
@@ -51,7 +51,9 @@ static char *entry_path(const char *cache_dir, const struct language *lang, cons
 	digest_add(&d, &self.st_ino, sizeof(self.st_ino));
 	digest_add(&d, &self.st_size, sizeof(self.st_size));
 	digest_add(&d, &self.st_mtim, sizeof(self.st_mtim));
-	digest_add_str(&d, lang->name);
+	digest_add_str(&d, it->kind);
+	if (it->extra_key)
+		digest_add_str(&d, it->extra_key);
 	digest_add_str(&d, embed_protocol_h);
 	digest_add_str(&d, embed_runtime_c);
 	digest_add_str(&d, embed_pyhost_c);
@@ -63,7 +65,7 @@ static char *entry_path(const char *cache_dir, const struct language *lang, cons
 	digest_add_str(&d, GRADER_PYTHON_LIBS);
 	digest_hex(&d, key);
 	free(compiler);
-	return xasprintf("%s/runtime/%s-%.32s", cache_dir, lang->name, key);
+	return xasprintf("%s/runtime/%s-%.32s", cache_dir, it->kind, key);
 }
 
 /* Is path this user's, of the type wanted, and closed to writes by anyone else? */
@@ -148,7 +150,7 @@ cleanup:
  * The products of a trusted entry into dest_dir (NULL: only check them).
  * SETUP_CACHE_MISS when there is no entry.
  */
-static enum setup_cache_fetch entry_fetch(const char *cache_dir, const char *entry, const struct language *lang,
+static enum setup_cache_fetch entry_fetch(const char *cache_dir, const char *entry, const struct setup_item *it,
 					  const char *dest_dir)
 {
 	char *runtime = xasprintf("%s/runtime", cache_dir), *sums_path = xasprintf("%s/" SUMS_FILE, entry);
@@ -162,11 +164,11 @@ static enum setup_cache_fetch entry_fetch(const char *cache_dir, const char *ent
 	if (!owned(cache_dir, S_IFDIR) || !owned(runtime, S_IFDIR) || !owned(entry, S_IFDIR) ||
 	    !owned(sums_path, S_IFREG) || read_file(&sums, sums_path) < 0)
 		goto cleanup;
-	for (int i = 0; lang->setup_products[i]; i++)
-		if (fetch_product(entry, sums.buf, lang->setup_products[i], dest_dir) < 0) {
+	for (int i = 0; it->products[i]; i++)
+		if (fetch_product(entry, sums.buf, it->products[i], dest_dir) < 0) {
 			/* none of a half-fetched set stays: the set-up writes them all afresh */
 			for (int k = 0; dest_dir && k < i; k++) {
-				char *partial = xasprintf("%s/%s", dest_dir, lang->setup_products[k]);
+				char *partial = xasprintf("%s/%s", dest_dir, it->products[k]);
 				unlink(partial);
 				free(partial);
 			}
@@ -180,17 +182,31 @@ cleanup:
 	return ret;
 }
 
-enum setup_cache_fetch setup_cache_fetch(const char *cache_dir, const struct language *lang, const char *cc,
-					 const char *dest_dir)
+enum setup_cache_fetch setup_cache_fetch_item(const char *cache_dir, const struct setup_item *it, const char *cc,
+					      const char *dest_dir)
 {
 	enum setup_cache_fetch ret = SETUP_CACHE_MISS;
 	char *entry;
 
-	if (!cache_dir || !*cache_dir || !lang->setup_products || !(entry = entry_path(cache_dir, lang, cc)))
+	if (!cache_dir || !*cache_dir || !it->products || !(entry = entry_path(cache_dir, it, cc)))
 		return SETUP_CACHE_MISS;
-	ret = entry_fetch(cache_dir, entry, lang, dest_dir);
+	ret = entry_fetch(cache_dir, entry, it, dest_dir);
 	free(entry);
 	return ret;
+}
+
+/* A language's set-up as an item: its name, its products. */
+static struct setup_item language_item(const struct language *lang)
+{
+	struct setup_item it = { lang->name, NULL, lang->setup_products };
+	return it;
+}
+
+enum setup_cache_fetch setup_cache_fetch(const char *cache_dir, const struct language *lang, const char *cc,
+					 const char *dest_dir)
+{
+	struct setup_item it = language_item(lang);
+	return setup_cache_fetch_item(cache_dir, &it, cc, dest_dir);
 }
 
 /*
@@ -221,14 +237,14 @@ cleanup:
 }
 
 /* Copy the products from src_dir into the new entry dir and list their checksums.  0 or -1. */
-static int fill_entry(const char *dir, const struct language *lang, const char *src_dir)
+static int fill_entry(const char *dir, const struct setup_item *it, const char *src_dir)
 {
 	struct strbuf sums = STRBUF_INIT;
 	char *sums_path = xasprintf("%s/" SUMS_FILE, dir);
 	int ret = -1;
 
-	for (int i = 0; lang->setup_products[i]; i++) {
-		const char *name = lang->setup_products[i];
+	for (int i = 0; it->products[i]; i++) {
+		const char *name = it->products[i];
 		char *from = xasprintf("%s/%s", src_dir, name), *to = xasprintf("%s/%s", dir, name);
 		struct strbuf data = STRBUF_INIT;
 		char hex[DIGEST_HEX_SIZE];
@@ -274,11 +290,11 @@ static void sweep_unfinished(const char *runtime)
 	closedir(d);
 }
 
-void setup_cache_store(const char *cache_dir, const struct language *lang, const char *cc, const char *src_dir)
+void setup_cache_store_item(const char *cache_dir, const struct setup_item *it, const char *cc, const char *src_dir)
 {
 	char *entry = NULL, *runtime = NULL, *tmp = NULL;
 
-	if (!cache_dir || !*cache_dir || !lang->setup_products || !(entry = entry_path(cache_dir, lang, cc)))
+	if (!cache_dir || !*cache_dir || !it->products || !(entry = entry_path(cache_dir, it, cc)))
 		goto cleanup;
 	runtime = xasprintf("%s/runtime", cache_dir);
 	if (mkdir_p(runtime, 0755) < 0 || !owned(runtime, S_IFDIR))
@@ -291,13 +307,13 @@ void setup_cache_store(const char *cache_dir, const struct language *lang, const
 		tmp = NULL;
 		goto cleanup;
 	}
-	if (fill_entry(tmp, lang, src_dir) < 0 || chmod(tmp, 0755) < 0)
+	if (fill_entry(tmp, it, src_dir) < 0 || chmod(tmp, 0755) < 0)
 		goto cleanup;
 	if (rename(tmp, entry) < 0) {
 		/* an entry of the same key: kept when trusted (another grader stored it meanwhile), else
 		 * replaced when it is ours */
 		struct stat st;
-		if (entry_fetch(cache_dir, entry, lang, NULL) != SETUP_CACHE_HIT && lstat(entry, &st) == 0 &&
+		if (entry_fetch(cache_dir, entry, it, NULL) != SETUP_CACHE_HIT && lstat(entry, &st) == 0 &&
 		    st.st_uid == geteuid() && remove_tree(entry) == 0 && rename(tmp, entry) == 0) {
 			free(tmp);
 			tmp = NULL;
@@ -313,4 +329,10 @@ cleanup:
 	}
 	free(runtime);
 	free(entry);
+}
+
+void setup_cache_store(const char *cache_dir, const struct language *lang, const char *cc, const char *src_dir)
+{
+	struct setup_item it = language_item(lang);
+	setup_cache_store_item(cache_dir, &it, cc, src_dir);
 }
