@@ -78,6 +78,18 @@ int build_env_init(struct build_env *env, const char *scratch, const struct lang
 	return 0;
 }
 
+void build_env_share(struct build_env *env, const struct problem *const *problems, int n)
+{
+	env->shared_rejected = 0;
+	for (int i = 0; i < n; i++) {
+		bool rejected = false;
+		if (problems[i]->lang->share) {
+			problems[i]->lang->share(env, problems[i], &rejected);
+			env->shared_rejected += rejected;
+		}
+	}
+}
+
 void build_env_release(struct build_env *env)
 {
 	free(env->scratch);

@@ -133,6 +133,14 @@ static int prepare_languages(struct engine *e, struct strbuf *err)
 			engine_log(e, "warning: the %s runtime kept in '%s/runtime' was not used (not this user's, writable "
 				   "by others, or not matching its checksum): compiled afresh and kept again",
 				   langs[k]->display, e->cache_dir);
+	if (ret == 0) {
+		build_env_share(&e->env, (const struct problem *const *)e->problems, e->nproblems);
+		if (e->env.shared_rejected)
+			engine_log(e, "warning: %u compiled stub%s kept in '%s/runtime' %s not used (not this user's, "
+				   "writable by others, or not matching its checksum): compiled afresh and kept again",
+				   e->env.shared_rejected, e->env.shared_rejected == 1 ? "" : "s", e->cache_dir,
+				   e->env.shared_rejected == 1 ? "was" : "were");
+	}
 	for (int k = 0; ret == 0 && langs[k]; k++) {
 		struct strbuf *f = &e->filters[langs[k]->filters];
 		if (!f->len)

@@ -3,9 +3,9 @@
  * runtime and the problem's generated stub (stub.h) by one gcc run, then
  * the ELF inspection of the linked runner (elfcheck.h).  The runner's
  * seccomp filter goes in from .preinit_array, before any constructor of
- * the submission runs.  runtime.o is compiled once per engine (the set-up)
- * and each problem's stub once per engine on first use, both kept between
- * runs (setup_cache.h): a build compiles the student's file alone.
+ * the submission runs.  runtime.o (the set-up) and each problem's stub
+ * (c_share) are compiled once per engine, before any submission, and kept
+ * between runs (setup_cache.h): a build compiles the student's file alone.
  */
 #include "language.h"
 
@@ -64,74 +64,102 @@ static void push_compile_flags(struct strvec *argv, const struct build_env *env)
 
 static const char *const stub_products[] = { "grader_stub.o", NULL };
 
-/* Compile the stub in dir (a directory of its own, given to the compiler), keep it in the cache.  0 or -1. */
+/* The problem's stub and declarations, and the directory of its object: runtime/stub-<digest of both>. */
+static char *stub_texts(const struct build_env *env, const struct problem *p, struct strbuf *stub,
+			struct strbuf *decls, char key[DIGEST_HEX_SIZE])
+{
+	struct digest d;
+
+	stub_generate(stub, p);
+	stub_declarations(decls, p);
+	digest_init(&d);
+	digest_add_str(&d, stub->buf);
+	digest_add_str(&d, decls->buf);
+	digest_hex(&d, key);
+	return xasprintf("%s/stub-%.32s", env->runtime_dir, key);
+}
+
+/*
+ * Compile the stub in dir (a directory of its own, given to the compiler)
+ * and keep it in the cache.  0, or -1 with no object left behind: an
+ * assembler killed at a limit leaves a truncated one, which would fail
+ * every build that linked it.
+ */
 static int compile_stub(const struct build_env *env, const struct setup_item *it, const char *dir,
-			const struct strbuf *stub, const struct strbuf *decls, struct strbuf *err)
+			const struct strbuf *stub, const struct strbuf *decls)
 {
 	struct strvec argv = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *object = xasprintf("%s/grader_stub.o", dir);
 	int ret = -1;
 
-	if (write_generated(dir, "grader_stub.c", stub, err) < 0 || write_generated(dir, "grader_decls.h", decls, err) < 0)
+	if (write_generated(dir, "grader_stub.c", stub, &err) < 0 || write_generated(dir, "grader_decls.h", decls, &err) < 0)
 		goto cleanup;
 	push_compile_flags(&argv, env);
 	strvec_push(&argv, "-c");
 	strvec_push(&argv, "grader_stub.c");
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, "grader_stub.o");
-	if (compile_run(&env->compile, dir, argv.v, err) < 0)
+	if (compile_run(&env->compile, dir, argv.v, &err) < 0)
 		goto cleanup;
 	setup_cache_store_item(env->cache_dir, it, env->cc, dir);
 	ret = 0;
 cleanup:
+	if (ret < 0)
+		unlink(object);
+	free(object);
 	strvec_clear(&argv);
+	strbuf_release(&err);
 	return ret;
 }
 
 /*
- * The problem's stub as an object, compiled once per engine in
- * runtime_dir/stub-<digest of its text>/ (or taken from the cache) instead
- * of once per student and problem: about a fifth of a C build's CPU.  Its
- * path, or NULL when it could not be had - then the build compiles the
- * stub beside the file, as before; an attempt that failed is not repeated
- * (its directory stays, empty of the object).
+ * Once per engine and problem, before any submission is built (so before
+ * any student's compiler runs as the uid the directory is given to): the
+ * stub as an object, taken from the cache or compiled, instead of compiled
+ * in every student's build (about a fifth of a C build's CPU).  When it
+ * cannot be had, the builds compile the stub beside the file, as before.
  */
-static char *stub_object(const struct build_env *env, const struct strbuf *stub, const struct strbuf *decls)
+static int c_share(const struct build_env *env, const struct problem *p, bool *rejected)
 {
-	struct strbuf err = STRBUF_INIT;
-	struct digest d;
+	struct strbuf stub = STRBUF_INIT, decls = STRBUF_INIT;
 	char key[DIGEST_HEX_SIZE];
 	struct setup_item it = { "c-stub", key, stub_products };
-	char *dir, *object;
-	struct stat st;
+	char *dir = stub_texts(env, p, &stub, &decls, key);
+	enum setup_cache_fetch cached;
+	int ret = -1;
 
-	digest_init(&d);
-	digest_add_str(&d, stub->buf);
-	digest_add_str(&d, decls->buf);
-	digest_hex(&d, key);
-	dir = xasprintf("%s/stub-%.32s", env->runtime_dir, key);
-	object = xasprintf("%s/grader_stub.o", dir);
-	if (stat(object, &st) < 0 && mkdir(dir, 0755) == 0 && compile_give_dir(&env->compile, dir) == 0 &&
-	    setup_cache_fetch_item(env->cache_dir, &it, env->cc, dir) != SETUP_CACHE_HIT)
-		compile_stub(env, &it, dir, stub, decls, &err);
-	if (stat(object, &st) < 0 || !S_ISREG(st.st_mode)) {
-		free(object);
-		object = NULL;
+	/* an existing directory: a variant with the same stub text came first */
+	if (mkdir(dir, 0755) < 0) {
+		ret = errno == EEXIST ? 0 : -1;
+		goto cleanup;
 	}
-	strbuf_release(&err);
+	if (compile_give_dir(&env->compile, dir) < 0)
+		goto cleanup;
+	cached = setup_cache_fetch_item(env->cache_dir, &it, env->cc, dir);
+	*rejected = cached == SETUP_CACHE_REJECTED;
+	ret = cached == SETUP_CACHE_HIT ? 0 : compile_stub(env, &it, dir, &stub, &decls);
+cleanup:
 	free(dir);
-	return object;
+	strbuf_release(&stub);
+	strbuf_release(&decls);
+	return ret;
 }
 
 static int c_prepare(const struct build_env *env, const struct problem *p, const char *dir, const char *file,
 		     struct strvec *argv, struct strbuf *err)
 {
 	struct strbuf stub = STRBUF_INIT, decls = STRBUF_INIT;
-	char *stub_o = NULL;
+	char key[DIGEST_HEX_SIZE];
+	char *stub_dir = stub_texts(env, p, &stub, &decls, key), *stub_o = xasprintf("%s/grader_stub.o", stub_dir);
+	struct stat st;
 	int ret = -1;
 
-	stub_generate(&stub, p);
-	stub_declarations(&decls, p);
-	stub_o = stub_object(env, &stub, &decls);
+	/* the object c_share made, else the stub compiled beside the file */
+	if (stat(stub_o, &st) < 0 || !S_ISREG(st.st_mode)) {
+		free(stub_o);
+		stub_o = NULL;
+	}
 	if (write_generated(dir, "grader_decls.h", &decls, err) < 0 ||
 	    (!stub_o && write_generated(dir, "grader_stub.c", &stub, err) < 0))
 		goto cleanup;
@@ -149,6 +177,7 @@ static int c_prepare(const struct build_env *env, const struct problem *p, const
 	ret = 0;
 cleanup:
 	free(stub_o);
+	free(stub_dir);
 	strbuf_release(&stub);
 	strbuf_release(&decls);
 	return ret;
@@ -188,6 +217,7 @@ const struct language language_c = {
 	.tokens = TOKENS_C,
 	.setup = c_setup,
 	.setup_products = c_setup_products,
+	.share = c_share,
 	.prepare = c_prepare,
 	.inspect = c_inspect,
 	.runner = c_runner,

@@ -53,6 +53,14 @@ struct language {
 	/* The files setup leaves in runtime_dir that builds use, NULL-terminated: kept between runs (setup_cache.h) */
 	const char *const *setup_products;
 	/*
+	 * Once per engine and problem variant of this language, after setup
+	 * and before any submission is built: prepare in env->runtime_dir what
+	 * every build of p shares (C: the stub's object).  Optional (NULL).
+	 * 0, or -1 when it could not (the builds must then do without);
+	 * *rejected when a copy kept in the cache was there but not trusted.
+	 */
+	int (*share)(const struct build_env *env, const struct problem *p, bool *rejected);
+	/*
 	 * dir holds the student's file as `file`: write what the build needs
 	 * beside it and say which command (sandboxed) checks or compiles it.
 	 */
