@@ -37,7 +37,7 @@ enum setup_cache_fetch {
 /* What one entry keeps. */
 struct setup_item {
 	const char *kind;             /* the entry's name before its key: a language's name, "c-stub" */
-	const char *extra_key;        /* more text the products depend on (a stub's source), or NULL */
+	const char *extra_key;        /* what else the products depend on (a digest of a stub's text), or NULL */
 	const char *const *products;  /* the file names, NULL-terminated */
 };
 
