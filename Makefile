@@ -72,6 +72,8 @@ unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
 	@set -e; for t in $(UNIT_TESTS) build/tests/test_reference; do echo "== $$t"; $$t; done
 	@echo "== tests/unit/test_reference_py.py"
 	@LIBREF=build/tests/libref.so python3 tests/unit/test_reference_py.py
+	@echo "== tests/unit/handler_calls.sh"
+	@PYTHON_CFLAGS='$(PY_CFLAGS)' sh tests/unit/handler_calls.sh
 
 # Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build; then
 # integration, reports, pack and part of hostile again as a normal user, with

@@ -78,16 +78,26 @@ int build_env_init(struct build_env *env, const char *scratch, const struct lang
 	return 0;
 }
 
-void build_env_share(struct build_env *env, const struct problem *const *problems, int n)
+int build_env_share(struct build_env *env, const struct problem *const *problems, int n, struct strbuf *failures)
 {
+	struct strbuf err = STRBUF_INIT;
+	int failed = 0;
+
 	env->shared_rejected = 0;
 	for (int i = 0; i < n; i++) {
 		bool rejected = false;
-		if (problems[i]->lang->share) {
-			problems[i]->lang->share(env, problems[i], &rejected);
-			env->shared_rejected += rejected;
+		if (!problems[i]->lang->share)
+			continue;
+		strbuf_reset(&err);
+		if (problems[i]->lang->share(env, problems[i], &rejected, &err) < 0) {
+			strbuf_addf(failures, "%s%s: %s", failed ? "\n" : "", problems[i]->id,
+				    err.len ? err.buf : "(no reason given)");
+			failed++;
 		}
+		env->shared_rejected += rejected;
 	}
+	strbuf_release(&err);
+	return failed;
 }
 
 void build_env_release(struct build_env *env)

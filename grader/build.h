@@ -35,7 +35,7 @@ struct build_env {
 	const char *compile_readable[2]; /* the runtime directory: compile.readable */
 	const char *cache_dir;  /* where set-up products are kept between runs (setup_cache.h); NULL or "": not kept */
 	unsigned setup_rejected; /* bit i: needed[i]'s cached products were there but not trusted (compiled afresh) */
-	unsigned shared_rejected; /* how many problems' shared products (language.h, share) were, the same */
+	unsigned shared_rejected; /* how many problems' shared products (language.h, share) were, and made afresh */
 };
 
 /*
@@ -48,9 +48,10 @@ int build_env_init(struct build_env *env, const char *scratch, const struct lang
 /*
  * After build_env_init, before any build: let each problem's language
  * prepare what all its builds share (language.h, share), problems[0..n).
- * Failures are not errors: those builds do without.
+ * Failures are not errors - those builds do without - but each is said
+ * in failures, a line per problem ("p1: reason").  How many failed.
  */
-void build_env_share(struct build_env *env, const struct problem *const *problems, int n);
+int build_env_share(struct build_env *env, const struct problem *const *problems, int n, struct strbuf *failures);
 void build_env_release(struct build_env *env);
 
 /* What a submission holds for one problem. */

@@ -134,7 +134,11 @@ static int prepare_languages(struct engine *e, struct strbuf *err)
 				   "by others, or not matching its checksum): compiled afresh and kept again",
 				   langs[k]->display, e->cache_dir);
 	if (ret == 0) {
-		build_env_share(&e->env, (const struct problem *const *)e->problems, e->nproblems);
+		struct strbuf failures = STRBUF_INIT;
+		if (build_env_share(&e->env, (const struct problem *const *)e->problems, e->nproblems, &failures) > 0)
+			engine_log(e, "warning: what every build of a problem shares could not be prepared ahead, so "
+				   "each build of it prepares it again (slower):\n%s", failures.buf);
+		strbuf_release(&failures);
 		if (e->env.shared_rejected)
 			engine_log(e, "warning: %u compiled stub%s kept in '%s/runtime' %s not used (not this user's, "
 				   "writable by others, or not matching its checksum): compiled afresh and kept again",

@@ -82,8 +82,7 @@ static int allow_int_range(scmp_filter_ctx ctx, int nr, unsigned arg, uint32_t l
 static const int case_allowed[] = {
 	SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(writev), SCMP_SYS(close), SCMP_SYS(lseek),
 	SCMP_SYS(fstat),
-	SCMP_SYS(brk), SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(mprotect),
-	SCMP_SYS(madvise),
+	SCMP_SYS(brk), SCMP_SYS(munmap), SCMP_SYS(madvise), /* mmap, mprotect, mremap: add_fixed_rules */
 	SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack),
 	SCMP_SYS(getpid), SCMP_SYS(gettid), SCMP_SYS(getppid),
 	SCMP_SYS(getrandom), SCMP_SYS(rseq), SCMP_SYS(futex), SCMP_SYS(set_robust_list),
@@ -210,6 +209,17 @@ static int add_fixed_rules(scmp_filter_ctx ctx, bool zygote)
 			     SCMP_A1(SCMP_CMP_EQ, 0)) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 2, ARG_INT_EQ(0, SIGBUS),
 			     SCMP_A1(SCMP_CMP_EQ, 0)) < 0)
+		return -1;
+	/* mmap(addr, len, int prot, ...), mprotect(addr, len, int prot), mremap(old, size, size, int flags, new):
+	 * nothing made executable once a filter is in place (every piece of code is loaded by then), and no
+	 * mapping moved to an address of the caller's choosing - else a test could rewrite code, or put a page
+	 * of its own code where the runtime's SIGSYS handler is, and survive its own trapped call
+	 * (runtime.c gr_on_sigsys).  The masks have no upper half: the kernel reads these ints from the low 32
+	 * bits, and PROT_EXEC and MREMAP_FIXED lie there either way. */
+	if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, 0)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mremap), 1,
+			     SCMP_A3(SCMP_CMP_MASKED_EQ, MREMAP_FIXED, 0)) < 0)
 		return -1;
 	/* prlimit64(pid_t pid, ...): its own limits only (pid 0, what setrlimit and getrlimit pass); without
 	 * a PID namespace another pid could be a runner of another student of the same uid */

@@ -86,22 +86,23 @@ static char *stub_texts(const struct build_env *env, const struct problem *p, st
  * every build that linked it.
  */
 static int compile_stub(const struct build_env *env, const struct setup_item *it, const char *dir,
-			const struct strbuf *stub, const struct strbuf *decls)
+			const struct strbuf *stub, const struct strbuf *decls, struct strbuf *err)
 {
 	struct strvec argv = STRVEC_INIT;
-	struct strbuf err = STRBUF_INIT;
 	char *object = xasprintf("%s/grader_stub.o", dir);
 	int ret = -1;
 
-	if (write_generated(dir, "grader_stub.c", stub, &err) < 0 || write_generated(dir, "grader_decls.h", decls, &err) < 0)
+	if (write_generated(dir, "grader_stub.c", stub, err) < 0 || write_generated(dir, "grader_decls.h", decls, err) < 0)
 		goto cleanup;
 	push_compile_flags(&argv, env);
 	strvec_push(&argv, "-c");
 	strvec_push(&argv, "grader_stub.c");
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, "grader_stub.o");
-	if (compile_run(&env->compile, dir, argv.v, &err) < 0)
+	if (compile_run(&env->compile, dir, argv.v, err) < 0) {
+		strbuf_addstr(err, " (compiling the problem's stub)");
 		goto cleanup;
+	}
 	setup_cache_store_item(env->cache_dir, it, env->cc, dir);
 	ret = 0;
 cleanup:
@@ -109,7 +110,6 @@ cleanup:
 		unlink(object);
 	free(object);
 	strvec_clear(&argv);
-	strbuf_release(&err);
 	return ret;
 }
 
@@ -120,7 +120,7 @@ cleanup:
  * in every student's build (about a fifth of a C build's CPU).  When it
  * cannot be had, the builds compile the stub beside the file, as before.
  */
-static int c_share(const struct build_env *env, const struct problem *p, bool *rejected)
+static int c_share(const struct build_env *env, const struct problem *p, bool *rejected, struct strbuf *err)
 {
 	struct strbuf stub = STRBUF_INIT, decls = STRBUF_INIT;
 	char key[DIGEST_HEX_SIZE];
@@ -132,13 +132,18 @@ static int c_share(const struct build_env *env, const struct problem *p, bool *r
 	/* an existing directory: a variant with the same stub text came first */
 	if (mkdir(dir, 0755) < 0) {
 		ret = errno == EEXIST ? 0 : -1;
+		if (ret < 0)
+			strbuf_addf(err, "cannot make '%s': %s", dir, strerror(errno));
 		goto cleanup;
 	}
-	if (compile_give_dir(&env->compile, dir) < 0)
+	if (compile_give_dir(&env->compile, dir) < 0) {
+		strbuf_addf(err, "cannot give '%s' to the compiler: %s", dir, strerror(errno));
 		goto cleanup;
+	}
 	cached = setup_cache_fetch_item(env->cache_dir, &it, env->cc, dir);
-	*rejected = cached == SETUP_CACHE_REJECTED;
-	ret = cached == SETUP_CACHE_HIT ? 0 : compile_stub(env, &it, dir, &stub, &decls);
+	ret = cached == SETUP_CACHE_HIT ? 0 : compile_stub(env, &it, dir, &stub, &decls, err);
+	/* a kept copy not trusted counts as replaced only once a new one is made */
+	*rejected = cached == SETUP_CACHE_REJECTED && ret == 0;
 cleanup:
 	free(dir);
 	strbuf_release(&stub);

@@ -56,10 +56,11 @@ struct language {
 	 * Once per engine and problem variant of this language, after setup
 	 * and before any submission is built: prepare in env->runtime_dir what
 	 * every build of p shares (C: the stub's object).  Optional (NULL).
-	 * 0, or -1 when it could not (the builds must then do without);
-	 * *rejected when a copy kept in the cache was there but not trusted.
+	 * 0, or -1 with the reason in err when it could not (the builds must
+	 * then do without); *rejected when a copy kept in the cache was there
+	 * but not trusted, and was made afresh.
 	 */
-	int (*share)(const struct build_env *env, const struct problem *p, bool *rejected);
+	int (*share)(const struct build_env *env, const struct problem *p, bool *rejected, struct strbuf *err);
 	/*
 	 * dir holds the student's file as `file`: write what the build needs
 	 * beside it and say which command (sandboxed) checks or compiles it.

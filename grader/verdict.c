@@ -87,16 +87,26 @@ static char *wall_limit_message(const struct run_task *t)
 			 "(sleep(), pause()?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
 }
 
+/* What a call that is allowed on some arguments only was refused for, in the student's terms. */
+static const char *forbidden_detail(const char *name)
+{
+	/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
+	if (!sandbox_probe()->namespaces && (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill")))
+		return "; abort(), assert() and raise() send signals too, which this sandbox cannot allow";
+	if (!strcmp(name, "mmap") || !strcmp(name, "mprotect"))
+		return "; here, memory may not be made executable (PROT_EXEC)";
+	if (!strcmp(name, "mremap"))
+		return "; here, memory may not be moved to a fixed address (MREMAP_FIXED)";
+	if (!strcmp(name, "rt_sigaction"))
+		return "; the handlers of SIGSEGV, SIGBUS and SIGSYS belong to the grader";
+	return "";
+}
+
 static char *forbidden_message(int syscall_nr)
 {
 	const char *name = filter_syscall_name(syscall_nr);
-	/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
-	bool self_signal = !sandbox_probe()->namespaces &&
-			   (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill"));
 	return xasprintf("your code made the system call '%s', which is not allowed while grading (no files, "
-			 "processes, signals or network)%s", name,
-			 self_signal ? "; abort(), assert() and raise() send signals too, which this sandbox cannot allow"
-				     : "");
+			 "processes, signals or network)%s", name, forbidden_detail(name));
 }
 
 /* "about 4 million", "about 87,000", "about 950": a depth as a person says it. */

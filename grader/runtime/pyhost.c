@@ -579,9 +579,13 @@ int gr_stub_init(int argc, char **argv, struct gr_function **out, int *nout, str
 	Py_XINCREF(stdout_orig);
 	Py_XINCREF(stderr_orig);
 	if (!code || !stdout_orig || PySys_AddAuditHook(audit, NULL) < 0) {
+		/* the syntax check runs with a compiler's memory, the runner with the problem's limit */
+		int memory = !code && PyErr_ExceptionMatches(PyExc_MemoryError);
 		PyErr_Clear();
-		host_failure(load, code ? "the Python interpreter could not be prepared"
-					: "the module does not compile (it passed the syntax check)");
+		host_failure(load, code     ? "the Python interpreter could not be prepared"
+				   : memory ? "the module is too large to compile within the memory limit (MemoryError; "
+					      "it passed the syntax check)"
+					    : "the module does not compile (it passed the syntax check)");
 		return -1;
 	}
 	return 0;

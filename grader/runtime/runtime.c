@@ -41,6 +41,7 @@
 #include "protocol.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -53,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
@@ -124,6 +126,52 @@ static int gr_install_filter(unsigned char *prog, uint32_t len)
 }
 
 /*
+ * System calls made here, not through the C library: what the SIGSYS
+ * handler does must not pass through a GOT slot or a library function,
+ * which a test can rewrite (mprotect() of the RELRO pages is allowed) to
+ * jump back into itself - the call unseen, the test judged on its answer.
+ * No errno either (__errno_location is a library call).  Elsewhere,
+ * syscall().
+ */
+#if defined(__x86_64__)
+static inline __attribute__((always_inline)) long gr_raw_syscall4(long nr, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long ret;
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+	return ret;
+}
+#elif defined(__aarch64__)
+static inline __attribute__((always_inline)) long gr_raw_syscall4(long nr, long a, long b, long c, long d)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d;
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	return x0;
+}
+#else
+#define gr_raw_syscall4(nr, a, b, c, d) syscall((nr), (a), (b), (c), (d))
+#endif
+
+/* write all of buf, retrying only an interrupted write (-EINTR): one raw call a try */
+static inline __attribute__((always_inline)) void gr_raw_write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		long n = gr_raw_syscall4(SYS_write, fd, (long)p, (long)len, 0);
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
  * SIGSYS from a trapped system call: say which call, then end the process
  * by SIGSYS.  In the zygote the record goes to the grader; in a case child
  * to the zygote.  Whichever branch gr_case chose (a test can rewrite its
@@ -134,6 +182,10 @@ static int gr_install_filter(unsigned char *prog, uint32_t len)
  * sent, not trapped (a timer's, raise()), names no call: no record.  The
  * handler runs on the alternate stack (SA_ONSTACK, from main on), so a
  * call made with the stack pointer on an unmapped page still reaches it.
+ * It calls no function (raw system calls, the records built in place), so
+ * nothing a test can rewrite lies on its path: its own code is beyond
+ * reach, since no page may be made executable again (filter.c), and data
+ * a test changes can only change what the record says.
  */
 #define GR_SI_SECCOMP 1 /* SIGSYS's si_code from a seccomp trap (the kernel's SYS_SECCOMP) */
 
@@ -145,17 +197,17 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 	(void)ctx;
 	if (info->si_code == GR_SI_SECCOMP && gr_case.answer_fd >= 0) {
 		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0, 0, 0 };
-		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
+		gr_raw_write_full(gr_case.answer_fd, &a, sizeof(a));
 	} else if (info->si_code == GR_SI_SECCOMP) {
-		struct gr_report r;
-		memset(&r, 0, sizeof(r));
-		r.magic = GR_MAGIC_FORBID;
-		r.syscall_nr = info->si_syscall;
-		gr_write_full(gr_report_fd, &r, sizeof(r));
+		/* initialised in place, not by memset() (tests/unit/handler_calls.sh checks the compiler agrees) */
+		struct gr_report r = { .magic = GR_MAGIC_FORBID, .syscall_nr = info->si_syscall };
+		gr_raw_write_full(gr_report_fd, &r, sizeof(r));
 	}
-	syscall(SYS_tgkill, syscall(SYS_getpid), syscall(SYS_gettid), SIGSYS);
-	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &sigsys, NULL, 8);
-	syscall(SYS_exit_group, 128 + SIGSYS); /* not reached; were it, still no clean end */
+	gr_raw_syscall4(SYS_tgkill, gr_raw_syscall4(SYS_getpid, 0, 0, 0, 0), gr_raw_syscall4(SYS_gettid, 0, 0, 0, 0),
+			SIGSYS, 0);
+	gr_raw_syscall4(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&sigsys, 0, 8);
+	gr_raw_syscall4(SYS_exit_group, 128 + SIGSYS, 0, 0, 0); /* not reached; were it, still no clean end */
+	__builtin_trap();
 }
 
 static void gr_on_fault(int sig, siginfo_t *info, void *ctx);
@@ -196,6 +248,13 @@ static void gr_setup_filters(void)
 	}
 	close(GR_FD_FILTER);
 	if (len && gr_filter_case_len) {
+		/* before Linux 5.8 an executable stack (a nested function's trampoline, or one line of asm) gave
+		 * READ_IMPLIES_EXEC: every readable mapping executable too, PROT_EXEC or not, so the filter's
+		 * "nothing made executable" would not hold.  Off for every later mapping (personality is
+		 * refused once the filter is in) */
+		int persona = personality(0xffffffff);
+		if (persona != -1 && (persona & READ_IMPLIES_EXEC))
+			personality((unsigned long)persona & ~(unsigned long)READ_IMPLIES_EXEC);
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || gr_install_filter(zygote_filter, len) < 0) {
 			/* said before any student code runs, so a student cannot fake it:
 			 * the grader reports a sandbox failure, not the student's */
@@ -274,7 +333,7 @@ static int gr_report_bounds(uintptr_t addr, const void *ctx)
 			struct gr_answer a = { GR_MAGIC_BOUNDS,
 					       (int32_t)(g->arg | (gr_fault_was_write(ctx) ? GR_BOUNDS_WRITE : 0u)),
 					       (int64_t)((addr - (uintptr_t)g->arr) / sizeof(int)), g->len, 0 };
-			gr_write_full(gr_case.answer_fd, &a, sizeof(a));
+			gr_raw_write_full(gr_case.answer_fd, &a, sizeof(a));
 			return 1;
 		}
 	}
@@ -380,15 +439,20 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 	uintptr_t low = addr > sp ? addr : sp;
 
 	if (info->si_code <= 0) {
-		raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
+		/* sent, not a fault: delivered (by default now) once the handler returns */
+		gr_raw_syscall4(SYS_tgkill, gr_raw_syscall4(SYS_getpid, 0, 0, 0, 0), gr_raw_syscall4(SYS_gettid, 0, 0, 0, 0),
+				sig, 0);
 		return;
 	}
 	/* forced by the kernel (SI_KERNEL): a general protection fault, or a signal whose frame could not
 	 * be written - a SIGSYS with the stack pointer on an unmapped page, say - after which returning
 	 * would carry on past the call.  Fault again, with every signal blocked: the kernel kills by
 	 * SIGSEGV (no raise(): its tgkill may be refused without a PID namespace) */
-	if (info->si_code == SI_KERNEL)
+	if (info->si_code == SI_KERNEL) {
 		*(volatile char *)0 = 0;
+		/* never carry on past it, whatever page 0 holds */
+		__builtin_trap();
+	}
 	if (gr_case.answer_fd >= 0 && gr_report_bounds(addr, ctx))
 		return;
 	if (gr_case.answer_fd < 0 || !gr_case.stack_top || addr >= gr_case.stack_top || sp >= gr_case.stack_top ||
@@ -402,7 +466,7 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 		uint64_t used = gr_case.stack_top - sp;
 		uint64_t calls = period ? used / (period * sizeof(uintptr_t)) * gr_calls_per_period((const uintptr_t *)low, period) : 0;
 		struct gr_answer a = { GR_MAGIC_STACK, 0, (int64_t)calls, (uint32_t)(used >> 10), 0 };
-		gr_write_full(gr_case.answer_fd, &a, sizeof(a));
+		gr_raw_write_full(gr_case.answer_fd, &a, sizeof(a));
 	}
 }
 
@@ -852,14 +916,14 @@ static int gr_signal_take(void)
  * takes the lowest free fds, which may be any target (a constructor may
  * have closed 1 or 2), so both ends first move above every fd of the
  * runtime's (the signalfd too) and both of them (to scratch, scratch + 1),
- * then into place.
+ * then into place.  flags: pipe2()'s (O_NONBLOCK).
  * Returns read_at, or -1.
  */
-static int gr_pipe_to(int read_at, int w1, int w2)
+static int gr_pipe_to(int read_at, int w1, int w2, int flags)
 {
 	int fds[2], scratch, placed;
 
-	if (pipe(fds) < 0)
+	if (pipe2(fds, flags) < 0)
 		return -1;
 	scratch = (fds[0] > fds[1] ? fds[0] : fds[1]);
 	scratch = (scratch > GR_FD_SIGNAL_IN ? scratch : GR_FD_SIGNAL_IN) + 1;
@@ -970,8 +1034,9 @@ static void gr_take(pid_t pid, int *pipe_in, const struct gr_request *rq, struct
  * of its output and its answer.  The answer pipe is not watched while the
  * child runs: what an honest child writes there (READY, the outcome, at
  * most GR_DETAIL_MAX of detail) fits in a pipe, and waking up for each
- * record cost two wake-ups of the zygote per test.  (A child that fills it
- * with more only blocks itself, until the wall-clock limit.)  Output is
+ * record cost two wake-ups of the zygote per test.  (It does not block a
+ * writer: a child that fills it only loses what it writes next, its answer
+ * record too.)  Output is
  * counted, its first GR_OUTPUT_KEEP bytes kept; past the output limit the
  * pipe is closed and the child killed where the zygote may.
  */
@@ -1159,8 +1224,11 @@ static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
 {
 	pid_t pid, zygote;
 
-	if ((gr_answer_in < 0 && (gr_answer_in = gr_pipe_to(GR_FD_ANSWER_IN, GR_FD_ANSWER, -1)) < 0) ||
-	    (gr_output_in < 0 && (gr_output_in = gr_pipe_to(GR_FD_OUTPUT_IN, 1, 2)) < 0))
+	/* the answer pipe never blocks a writer: what an honest test writes there fits, and a test that
+	 * filled it first must not keep the SIGSYS handler's record from ending it at once (its write fails,
+	 * it dies of SIGSYS all the same); the output pipe does block, while the zygote drains it */
+	if ((gr_answer_in < 0 && (gr_answer_in = gr_pipe_to(GR_FD_ANSWER_IN, GR_FD_ANSWER, -1, O_NONBLOCK)) < 0) ||
+	    (gr_output_in < 0 && (gr_output_in = gr_pipe_to(GR_FD_OUTPUT_IN, 1, 2, 0)) < 0))
 		goto spawn_failed;
 	zygote = getpid();
 	/* the case child's default thread stack, set in the zygote once per memory limit (not per test) */
@@ -1213,13 +1281,18 @@ int main(int argc, char **argv)
 	static struct gr_load load;
 	struct gr_arg args[64];
 
+	int started;
+
 	signal(SIGPIPE, SIG_IGN); /* a vanished grader is seen as a write error */
-	if (gr_stub_init(argc, argv, &gr_table, &gr_ntable, &load) == 0) {
+	started = gr_stub_init(argc, argv, &gr_table, &gr_ntable, &load) == 0;
 #ifdef GR_FILTER_IN_MAIN
-		gr_setup_filters();
+	/* whether or not the host started (its interpreter; the module's compile, under the runner's memory
+	 * limit): an unfiltered runner means a submission switched the filter off (runner.c), and a host's
+	 * own failure must read as the load's, not as that */
+	gr_setup_filters();
 #endif
+	if (started)
 		gr_stub_load(&load);
-	}
 	/* before the hello: from here on no handler of the submission's runs in the zygote (the child mask
 	 * is taken first, gr_watch_children) */
 	gr_watch_children();

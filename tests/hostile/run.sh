@@ -17,8 +17,9 @@
 # run's scratch directory), for the absolute paths a hostile file aims at.
 # @PEER@ is the pid of a process of the sandbox's uid outside the run, with a
 # secret (start_peer).  A fixture with a file LINK is a symbolic link to that
-# target instead of h.c.  Fixtures with a file SLOW (each takes 10 s or more)
-# run only with HOSTILE_SLOW=1.
+# target instead of h.c; one with h.py.gen, a Python script whose output is
+# h.py (a submission too large to keep).  Fixtures with a file SLOW (each
+# takes 10 s or more) run only with HOSTILE_SLOW=1.
 #
 # The suite re-executes itself in a throwaway PID and mount namespace: every
 # process it starts dies with it, and /tmp, /var/tmp and /dev/shm are private
@@ -230,6 +231,8 @@ prepare() {
 	start_peer
 	if [ -f "$dir/LINK" ]; then
 		ln -s "$(sed "s|@REPO@|$repo|g" "$dir/LINK")" "$S/submission/h.c"
+	elif [ -f "$dir/h.py.gen" ]; then
+		python3 "$dir/h.py.gen" >"$S/submission/h.py"
 	else
 		# h.c, or h.py for a Python fixture
 		for src in "$dir"/h.c "$dir"/h.py; do

@@ -40,6 +40,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -471,6 +472,55 @@ static void test_prlimit64_self(void **state)
 }
 
 /*
+ * mmap(addr, len, int prot, ...) and mprotect(addr, len, int prot): never
+ * PROT_EXEC under a filter; mremap(old, size, size, int flags, new): never
+ * MREMAP_FIXED.  Else a test could rewrite code, or move a page of its own
+ * code onto the runtime's SIGSYS handler, and survive its own trapped call
+ * (hostile fixtures forbid-got-write, forbid-text-patch).
+ */
+static char exec_page[4096] __attribute__((aligned(4096)));
+
+static void test_exec_memory(void **state)
+{
+	static const enum program all[] = { ZYGOTE, ZYGOTE_NO_NS, CASE, CASE_NO_NS, POLICY, POLICY_NO_NS };
+	const unsigned long anon = MAP_PRIVATE | MAP_ANONYMOUS;
+	char *from = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *to = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	enum filter_flavour fl;
+	enum program p;
+	(void)state;
+
+	assert_true(from != MAP_FAILED && to != MAP_FAILED);
+	expect(FILTER_NATIVE, UNFILTERED, ALLOWED, 0, "unfiltered, mmap PROT_EXEC", SYS_mmap, NULL, 4096,
+	       PROT_READ | PROT_EXEC, anon, -1);
+	expect(FILTER_NATIVE, UNFILTERED, ALLOWED, 0, "unfiltered, mprotect PROT_EXEC", SYS_mprotect, exec_page, 4096,
+	       PROT_READ | PROT_EXEC);
+	expect(FILTER_NATIVE, UNFILTERED, ALLOWED, 0, "unfiltered, mremap MREMAP_FIXED", SYS_mremap, from, 4096, 4096,
+	       MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	EACH(flavours, fl)
+	EACH(all, p) {
+		expect(fl, p, ALLOWED, 0, "mmap read-write", SYS_mmap, NULL, 4096, PROT_READ | PROT_WRITE, anon, -1);
+		expect(fl, p, TRAPPED, 0, "mmap PROT_EXEC", SYS_mmap, NULL, 4096, PROT_READ | PROT_EXEC, anon, -1);
+		expect(fl, p, TRAPPED, 0, "mmap HIGH | PROT_EXEC", SYS_mmap, NULL, 4096, HIGH | PROT_EXEC, anon, -1);
+		expect(fl, p, TRAPPED, 0, "mmap read-write-execute", SYS_mmap, NULL, 4096,
+		       PROT_READ | PROT_WRITE | PROT_EXEC, anon, -1);
+		expect(fl, p, ALLOWED, 0, "mprotect read-write", SYS_mprotect, exec_page, 4096, PROT_READ | PROT_WRITE);
+		expect(fl, p, ALLOWED, 0, "mprotect none", SYS_mprotect, exec_page, 4096, PROT_NONE);
+		expect(fl, p, TRAPPED, 0, "mprotect PROT_EXEC", SYS_mprotect, exec_page, 4096, PROT_READ | PROT_EXEC);
+		expect(fl, p, TRAPPED, 0, "mprotect HIGH | PROT_EXEC", SYS_mprotect, exec_page, 4096, HIGH | PROT_EXEC);
+		expect(fl, p, ALLOWED, 0, "mremap MREMAP_MAYMOVE", SYS_mremap, from, 4096, 8192, MREMAP_MAYMOVE, 0);
+		expect(fl, p, ALLOWED, 0, "mremap MREMAP_DONTUNMAP", SYS_mremap, from, 4096, 4096,
+		       MREMAP_MAYMOVE | MREMAP_DONTUNMAP, 0);
+		expect(fl, p, TRAPPED, 0, "mremap MREMAP_FIXED", SYS_mremap, from, 4096, 4096,
+		       MREMAP_MAYMOVE | MREMAP_FIXED, to);
+		expect(fl, p, TRAPPED, 0, "mremap HIGH | MREMAP_FIXED", SYS_mremap, from, 4096, 4096,
+		       HIGH | MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	}
+	munmap(from, 4096);
+	munmap(to, 4096);
+}
+
+/*
  * Every system call number under a case child's two programs and under the
  * case policy (each on the zygote's, of the same flavour and namespaces):
  * the same answer from the kernel.  Zero arguments (the rules on arguments
@@ -613,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_kill_self),
 		cmocka_unit_test(test_tgkill_self),
 		cmocka_unit_test(test_prlimit64_self),
+		cmocka_unit_test(test_exec_memory),
 		cmocka_unit_test(test_every_call),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
