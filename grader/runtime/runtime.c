@@ -130,7 +130,8 @@ static int gr_install_filter(unsigned char *prog, uint32_t len)
  * handler does must not pass through a GOT slot or a library function,
  * which a test can rewrite (mprotect() of the RELRO pages is allowed) to
  * jump back into itself - the call unseen, the test judged on its answer.
- * No errno either (__errno_location is a library call).  Elsewhere,
+ * No errno either (__errno_location is a library call).  A case child's
+ * own records use them too (see gr_limit).  On other architectures,
  * syscall().
  */
 #if defined(__x86_64__)
@@ -155,6 +156,13 @@ static inline __attribute__((always_inline)) long gr_raw_syscall4(long nr, long 
 #else
 #define gr_raw_syscall4(nr, a, b, c, d) syscall((nr), (a), (b), (c), (d))
 #endif
+
+/* sig to this thread (raise() without the library) */
+static inline __attribute__((always_inline)) void gr_raw_raise(int sig)
+{
+	gr_raw_syscall4(SYS_tgkill, gr_raw_syscall4(SYS_getpid, 0, 0, 0, 0), gr_raw_syscall4(SYS_gettid, 0, 0, 0, 0),
+			sig, 0);
+}
 
 /* write all of buf, retrying only an interrupted write (-EINTR): one raw call a try */
 static inline __attribute__((always_inline)) void gr_raw_write_full(int fd, const void *buf, size_t len)
@@ -203,8 +211,7 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 		struct gr_report r = { .magic = GR_MAGIC_FORBID, .syscall_nr = info->si_syscall };
 		gr_raw_write_full(gr_report_fd, &r, sizeof(r));
 	}
-	gr_raw_syscall4(SYS_tgkill, gr_raw_syscall4(SYS_getpid, 0, 0, 0, 0), gr_raw_syscall4(SYS_gettid, 0, 0, 0, 0),
-			SIGSYS, 0);
+	gr_raw_raise(SIGSYS);
 	gr_raw_syscall4(SYS_rt_sigprocmask, SIG_UNBLOCK, (long)&sigsys, 0, 8);
 	gr_raw_syscall4(SYS_exit_group, 128 + SIGSYS, 0, 0, 0); /* not reached; were it, still no clean end */
 	__builtin_trap();
@@ -439,9 +446,7 @@ static void gr_on_fault(int sig, siginfo_t *info, void *ctx)
 	uintptr_t low = addr > sp ? addr : sp;
 
 	if (info->si_code <= 0) {
-		/* sent, not a fault: delivered (by default now) once the handler returns */
-		gr_raw_syscall4(SYS_tgkill, gr_raw_syscall4(SYS_getpid, 0, 0, 0, 0), gr_raw_syscall4(SYS_gettid, 0, 0, 0, 0),
-				sig, 0);
+		gr_raw_raise(sig); /* sent, not a fault: delivered (by default now) once the handler returns */
 		return;
 	}
 	/* forced by the kernel (SI_KERNEL): a general protection fault, or a signal whose frame could not
@@ -686,20 +691,6 @@ static void gr_limit(int resource, rlim_t value)
 	syscall(SYS_prlimit64, 0, resource, &rl, NULL);
 }
 
-/* write() of all of buf, through syscall() (see gr_limit) */
-static void gr_child_write(const void *buf, size_t len)
-{
-	const char *p = buf;
-	while (len) {
-		long n = syscall(SYS_write, GR_FD_ANSWER, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		len -= (size_t)n;
-	}
-}
 
 /*
  * Has the student's code left output in a stdio buffer?  For a byte stream
@@ -761,7 +752,7 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 	memset(&a, 0, sizeof(a));
 	a.magic = GR_MAGIC_READY;
 	a.kind = timed ? 0 : GR_READY_NO_TIMER; /* then the grader holds it to the limit without tolerance */
-	gr_child_write(&a, sizeof(a));
+	gr_raw_write_full(GR_FD_ANSWER, &a, sizeof(a)); /* not through the C library: see gr_limit */
 
 	fn->call(fn, args, res);
 	/* only what is pending: an untouched FILE stays untouched (no copy-on-write fault per test) */
@@ -773,8 +764,8 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 	a.value = res->value;
 	a.kind = res->kind;
 	a.detail_len = res->detail_len > GR_DETAIL_MAX ? GR_DETAIL_MAX : res->detail_len;
-	gr_child_write(&a, sizeof(a));
-	gr_child_write(res->detail, a.detail_len);
+	gr_raw_write_full(GR_FD_ANSWER, &a, sizeof(a));
+	gr_raw_write_full(GR_FD_ANSWER, res->detail, a.detail_len);
 	_exit(0);
 }
 
@@ -1280,7 +1271,6 @@ int main(int argc, char **argv)
 {
 	static struct gr_load load;
 	struct gr_arg args[64];
-
 	int started;
 
 	signal(SIGPIPE, SIG_IGN); /* a vanished grader is seen as a write error */
