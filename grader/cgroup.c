@@ -30,7 +30,8 @@
 enum role { R_PIDS, R_MEMORY, R_CPUACCT, R_FREEZER, R_COUNT };
 static const char *const role_names[R_COUNT] = { "pids", "memory", "cpuacct", "freezer" };
 
-/* The files read around every test, kept open (pread from 0 reads them afresh): no path walk per test. */
+/* The files read around every test, kept open (pread from 0 reads them afresh - but for v1's cgroup.procs,
+ * see cgroup_procs): no path walk per test. */
 enum watched { W_CPU, W_OOM, W_PROCS, W_COUNT };
 
 struct cgroup {
@@ -523,17 +524,29 @@ long long cgroup_cpu_us(const struct cgroup *cg)
 	return strtoll(buf, NULL, 10) / 1000;
 }
 
-int cgroup_nprocs(const struct cgroup *cg)
+int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max)
 {
 	if (!cg)
 		return -1;
 	char buf[65536];
 	int n = 0;
-	if (cg_read_watched(cg, W_PROCS, st.caps.version == 2 ? cg->dir[0] : cg->dir[R_PIDS], "cgroup.procs", buf,
-			    sizeof(buf)) < 0)
+	/* v1 keeps the list it made for an open file (for a second, or until the file is closed) and gives it
+	 * again when the file is read from its start: only a file opened afresh says who is there now.  v2
+	 * makes the list again at every read from the start */
+	if (st.caps.version != 2 && !cg->dir[R_PIDS])
 		return -1;
-	for (char *p = buf; *p; p++)
-		n += *p == '\n';
+	if ((st.caps.version == 2 ? cg_read_watched(cg, W_PROCS, cg->dir[0], "cgroup.procs", buf, sizeof(buf))
+				   : cg_read(cg->dir[R_PIDS], "cgroup.procs", buf, sizeof(buf))) < 0)
+		return -1;
+	/* one pid per line */
+	for (char *p = buf; *p; n++) {
+		char *end = strchr(p, '\n');
+		if (n < max)
+			pids[n] = (pid_t)strtol(p, NULL, 10);
+		if (!end)
+			return n + 1;
+		p = end + 1;
+	}
 	return n;
 }
 

@@ -28,6 +28,7 @@
 #define GRADER_CGROUP_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "util.h"
 
@@ -56,8 +57,8 @@ int cgroup_join_fds(const struct cgroup *cg, int fds[CGROUP_MAX_FDS]);
 /* CPU time of every process that ran in the unit so far, in microseconds; -1 when unknown. */
 long long cgroup_cpu_us(const struct cgroup *cg);
 
-/* How many processes are in the unit now; -1 when unknown. */
-int cgroup_nprocs(const struct cgroup *cg);
+/* How many processes are in the unit now, the first max of their pids in pids[]; -1 when unknown. */
+int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max);
 
 /* How many times the kernel killed a process of the unit at its memory limit; -1 when unknown. */
 long long cgroup_oom_kills(const struct cgroup *cg);

@@ -56,6 +56,8 @@ struct slot {
 	long long oom_base;     /* the cgroup's OOM kills then */
 	unsigned startup_ms;   /* the start-up CPU limit of the runner being started */
 	struct cgroup *cg;     /* the runner's process tree (cgroup.h), or NULL */
+	bool spare_possible;   /* its last report leaves the zygote a spare (slot_strays_at_request) */
+	pid_t spare_seen;      /* the process besides the zygote seen at the last request, or 0 */
 	bool waiting;          /* its test uses no CPU (WAIT_AFTER_MS): it does not count against -j */
 	uint64_t sample_us;    /* when its CPU was last sampled for that (0: not yet) */
 	long long sample_cpu_us;
@@ -429,19 +431,64 @@ static long long slot_cpu_ms(const struct slot *s)
 }
 
 /*
- * Is anything but the zygote alive in the slot's runner?  By its cgroup;
- * else by the zygote's children - all of them in a PID namespace of its
- * own (orphans come back to it, the namespace's init), without one those
- * that did not detach themselves.  1, or 0 (also when it cannot tell).
+ * The runner's processes besides the zygote (pids as the grader sees them):
+ * how many, the first max of them in others[]; -1 when it cannot tell.  By
+ * its cgroup; else by the zygote's children - all of them in a PID
+ * namespace of its own (orphans come back to it, the namespace's init),
+ * without one those that did not detach themselves.
  */
+static int slot_others(const struct slot *s, pid_t *others, int max)
+{
+	char name[64], buf[256];
+	pid_t listed[8];
+	const char *p;
+	int n = cgroup_procs(s->cg, listed, 8), k = 0;
+
+	if (n >= 0) {
+		for (int i = 0; i < n && i < 8; i++)
+			if (listed[i] != s->pid && k < max)
+				others[k++] = listed[i];
+		return n > 0 ? n - 1 : 0;
+	}
+	snprintf(name, sizeof(name), "task/%d/children", (int)s->pid);
+	if (read_proc(s->pid, name, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf, n = 0; *(p += strspn(p, " \n")) != '\0'; p += strcspn(p, " \n"), n++)
+		if (n < max)
+			others[n] = (pid_t)strtol(p, NULL, 10);
+	return n;
+}
+
+/* Is anything but the zygote alive in the slot's runner?  1, or 0 (also when it cannot tell). */
 static int slot_strays(const struct slot *s)
 {
-	char name[64], buf[64];
-	int n = cgroup_nprocs(s->cg);
-	if (n >= 0)
-		return n > 1;
-	snprintf(name, sizeof(name), "task/%d/children", (int)s->pid);
-	return read_proc(s->pid, name, buf, sizeof(buf)) == 0 && buf[strspn(buf, " \n")] != '\0';
+	return slot_others(s, NULL, 0) > 0;
+}
+
+/*
+ * Before a request: is anything alive in the runner but the zygote and the
+ * spare it made for this test?  The spare is the next test's child, forked
+ * and sandboxed once the zygote has reported a test (runtime.c
+ * gr_spare_fork); it may or may not be there yet.  One is allowed only
+ * after a report the zygote makes one after (spare_possible: not at the
+ * hello, nor after a child that stopped itself), and never a process seen
+ * at the request before: that one was this runner's spare then, and has
+ * since run its test and been waited for, or been sent away - still there,
+ * it is no spare but a helper kept alive.  (A pid is used again only once
+ * the kernel's pids have gone round.)  1, or 0 (also when it cannot tell).
+ */
+static int slot_strays_at_request(struct slot *s)
+{
+	pid_t other = 0, seen = s->spare_seen;
+	int n = slot_others(s, &other, 1);
+
+	s->spare_seen = 0;
+	if (n <= 0)
+		return 0;
+	if (n > 1 || !s->spare_possible || other == seen)
+		return 1;
+	s->spare_seen = other;
+	return 0;
 }
 
 /*
@@ -603,6 +650,8 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 		s->cpu_base_ms = now;
 	s->task = -1;
 	s->state = SLOT_READY;
+	/* what the zygote does after this report (runtime.c gr_run_case, main) */
+	s->spare_possible = !(r->flags & (GR_STOPPED | GR_END_UNSEEN | GR_BAD_REQUEST | GR_SPAWN_FAILED));
 	/* a case child that stopped itself where its zygote may not kill it is still there: end the runner */
 	if ((r->flags & GR_STOPPED) && slot_strays(s))
 		slot_stop(s);
@@ -666,6 +715,8 @@ static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *
 	s->startup_total = h->startup_total;
 	s->present = h->present;
 	s->state = SLOT_READY;
+	s->spare_possible = false; /* no spare before the first test */
+	s->spare_seen = 0;
 	s->cpu_base_ms = startup; /* start-up has its own limit: no test pays for it */
 	return 0;
 }
@@ -868,8 +919,8 @@ static bool send_requests(struct pool *pool)
 			progressed = true;
 			continue;
 		}
-		/* only the runner itself may be alive when a test starts */
-		if (slot_strays(s)) {
+		/* only the runner itself (and the spare it made for this test) may be alive when a test starts */
+		if (slot_strays_at_request(s)) {
 			runner_failed(pool, s, RUN_STRAY_PROCESSES, false);
 			progressed = true;
 			continue;

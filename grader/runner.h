@@ -13,9 +13,11 @@
  *           raised to the memory limit, file size 0), cwd = empty directory
  *           fds: 3 = requests (we write), 4 = reports (we read),
  *                5 = seccomp programs (read once, then closed)
- *           └─ case child: one per test case, forked by the zygote; stricter
- *              seccomp filter; CPU timer sends it SIGKILL at the CPU limit;
- *              answer on its own pipe, stdout+stderr on another (capped).
+ *           └─ case child: one per test case, forked by the zygote - ahead of
+ *              its request, once the test before has been reported (a spare,
+ *              runtime.c gr_spare_fork); stricter seccomp filter; CPU timer
+ *              sends it SIGKILL at the CPU limit; answer on its own pipe,
+ *              stdout+stderr on another (capped).
  *
  * Accounting: each slot's runner is a cgroup of its own where the machine
  * allows (cgroup.h: a process limit, a memory limit over the tree, its CPU
@@ -24,8 +26,10 @@
  * to the hello: C constructors, Python's import) has its own CPU limit,
  * checked at every start; a test is charged all the CPU the runner's tree
  * used from its request to its report; and when a test is to start only
- * the runner itself may be alive - a helper process started before (or
- * between) the tests fails the problem (RUN_STRAY_PROCESSES).
+ * the runner itself may be alive, and the spare it made for that test -
+ * never before the first test, never the same process at two requests in
+ * a row - so that a helper process started before (or between) the tests
+ * fails the problem (RUN_STRAY_PROCESSES).
  *
  * A slot sends one request at a time and waits for the report, with a wall
  * clock deadline.  The pool has 2 x -j slots but starts tests only while

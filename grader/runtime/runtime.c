@@ -24,7 +24,12 @@
  * away what the zygote may do and a test may not: fork, wait, pipes,
  * limits, signals to others), calls the student's function through the
  * stub and writes the answer record to GR_FD_ANSWER.  The output and answer
- * pipes are made once and inherited by every child (gr_pipe_to).
+ * pipes are made once and inherited by every child (gr_pipe_to).  Once a
+ * test is reported, the next test's child is forked and sandboxed ahead
+ * with the same limits (a spare, gr_spare_fork): it waits for its request
+ * under its filter, so its fork, limits and filter cost the next test no
+ * time between request and call; a request with other limits gets a child
+ * forked for it, as the first test does.
  *
  * The zygote kills nothing but a case child past its output limit or one
  * that stopped itself (where its filter allows it, see gr_may_kill): a
@@ -42,6 +47,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -60,6 +66,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <ucontext.h>
@@ -97,7 +104,7 @@ static int gr_report_fd = GR_FD_STATUS;
 /*
  * The zygote's read ends of the pipes every case child writes to
  * (gr_pipe_to): at fixed fds no write end ever takes, or -1 until made and
- * after a close.  The runtime's fds are all at or below GR_FD_SIGNAL_IN.
+ * after a close.  The runtime's fds are all at or below GR_FD_TOP.
  */
 #define GR_FD_ANSWER_IN 7
 #define GR_FD_OUTPUT_IN 8
@@ -105,6 +112,19 @@ static int gr_answer_in = -1, gr_output_in = -1;
 /* SIGCHLD: blocked in the zygote for good and read from a signalfd at GR_FD_SIGNAL_IN (gr_watch_children) */
 #define GR_FD_SIGNAL_IN 9
 static int gr_signal_in = -1;
+/* the pipe that hands a spare case child its request (gr_spare_fork): read end, write end */
+#define GR_FD_GO_IN 10
+#define GR_FD_GO_OUT 11
+#define GR_FD_TOP GR_FD_GO_OUT /* the runtime's highest fd */
+/* the largest request a spare takes (larger ones get a child forked for them): with its header it fits the
+ * buffer the spare reads it into (gr_spare_request), and is one atomic write of at most PIPE_BUF, which
+ * an empty pipe (a page at least, however short a user is of pipe buffers) always takes at once - the
+ * zygote never blocks on a spare */
+#define GR_SPARE_REQUEST_MAX (GR_DETAIL_MAX - sizeof(struct gr_request))
+_Static_assert(GR_DETAIL_MAX <= PIPE_BUF, "a spare's request is one atomic write");
+static int gr_go_in = -1;        /* the zygote's read end of that pipe (only to empty it) */
+static pid_t gr_spare = -1;      /* the case child forked ahead, waiting for its request */
+static uint32_t gr_spare_cpu_ms, gr_spare_memory_mb; /* the limits it took on */
 static sigset_t gr_child_mask; /* the zygote's signal mask as it came, SIGCHLD unblocked: a case child's */
 
 /*
@@ -312,7 +332,8 @@ struct gr_guard {
 static struct gr_guard gr_guards[GR_MAX_GUARDS];
 static int gr_nguards;
 
-/* In the case child, before its filter: the pages after the arrays inaccessible. */
+/* In the case child, under its filter (which allows mprotect without PROT_EXEC): the pages after the arrays
+ * inaccessible. */
 static void gr_guard_arrays(void)
 {
 	for (int i = 0; i < gr_nguards; i++)
@@ -592,15 +613,20 @@ static size_t gr_array_span(uint32_t len)
  * ends where a page ends and is followed by its guard page (gr_guards, made
  * inaccessible in the case child); the copy is properly aligned for int
  * whatever precedes the array in the request.  A first pass checks the
- * request and sizes the pages, the second decodes.
+ * request and sizes the pages, the second decodes - not when check_only
+ * is given, where the bytes of array pages needed go instead: the zygote
+ * checks a request it passes to a spare, which decodes it itself (so the
+ * zygote writes no page it shares with the spare).  Returns the number of
+ * arguments, or -1.
  */
-static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args, int max)
+static struct gr_pages gr_array_pages; /* where a case's arrays go: sized in the zygote (see gr_spare_take) */
+
+static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args, int max, size_t *check_only)
 {
-	static struct gr_pages array_pages;
 	unsigned char *pages = NULL;
 	size_t need = 0;
 
-	if (gr_nguards) /* a page a case child shares: written only when it changes (see gr_zygote_buffers) */
+	if (gr_nguards && !check_only) /* a page a case child shares: written only when it changes (gr_zygote_buffers) */
 		gr_nguards = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		size_t pos = 0, used = 0;
@@ -636,17 +662,21 @@ static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args,
 					return -1;
 				memcpy(&v, buf + pos, 8);
 				pos += 8;
-				args[n].i = v;
-				args[n].arr = NULL;
-				args[n].len = 0;
+				if (pass == 1) {
+					args[n].i = v;
+					args[n].arr = NULL;
+					args[n].len = 0;
+				}
 			}
 			n++;
 		}
 		if (pos != size)
 			return -1;
-		if (pass == 1)
+		if (check_only)
+			*check_only = need;
+		if (pass == 1 || check_only)
 			return n;
-		if (need && !(pages = gr_pages_reserve(&array_pages, need)))
+		if (need && !(pages = gr_pages_reserve(&gr_array_pages, need)))
 			return -1;
 	}
 	return -1;
@@ -706,24 +736,29 @@ static int gr_pending(FILE *f)
 	return __fpending(f) > 0;
 }
 
-/* In the child: limits, filter, call, answer.  Never returns. */
-static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
+/*
+ * In a case child, before its request is known or looked at: the zygote's
+ * fds closed but the pipes' write ends (1, 2, GR_FD_ANSWER, already in
+ * place) and, for a spare, GR_FD_GO_IN; signals as the zygote came; its
+ * CPU timer and limits; its filter.  Returns whether the CPU timer is
+ * armed.
+ */
+static int gr_child_sandbox(uint32_t cpu_ms, uint32_t memory_mb, int spare)
 {
-	struct gr_result *res = &gr_case.res; /* not on the stack: the detail is large, the stack the student's */
-	const struct gr_function *fn = &gr_table[rq->function];
-	uint64_t default_action[4] = { 0 }; /* the kernel's struct sigaction for SIG_DFL: all zero (on the stack:
-					     * the kernel reading a constant would fault in a page of it) */
-	struct gr_answer a;
-	int timer, timed;
 	struct sigevent ev;
 	struct itimerspec its;
+	uint64_t default_action[4] = { 0 }; /* the kernel's struct sigaction for SIG_DFL: all zero (on the stack:
+					     * the kernel reading a constant would fault in a page of it) */
+	int timer, timed;
 
-	/* the zygote's fds but the pipes' write ends (1, 2, GR_FD_ANSWER), which are already in place */
 	syscall(SYS_close, GR_FD_CONTROL);
 	syscall(SYS_close, GR_FD_STATUS);
 	syscall(SYS_close, gr_answer_in);
 	syscall(SYS_close, gr_output_in);
 	syscall(SYS_close, gr_signal_in);
+	syscall(SYS_close, GR_FD_GO_OUT);
+	if (!spare)
+		syscall(SYS_close, GR_FD_GO_IN);
 	syscall(SYS_rt_sigaction, SIGCHLD, default_action, NULL, 8);
 	syscall(SYS_rt_sigaction, SIGPIPE, default_action, NULL, 8);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &gr_child_mask, NULL, 8);
@@ -731,26 +766,74 @@ static void gr_run_child(const struct gr_request *rq, const struct gr_arg *args)
 
 	/* CPU: a POSIX CPU-time timer delivering SIGKILL at the limit (the kernel's timer id, as glibc's
 	 * timer_create makes for SIGEV_SIGNAL), and the coarse RLIMIT_CPU as a second line; the grader's
-	 * wall clock is the third */
+	 * wall clock is the third.  A spare waiting for its request uses no CPU, so arming it ahead
+	 * changes nothing the test is charged */
 	memset(&ev, 0, sizeof(ev));
 	ev.sigev_notify = SIGEV_SIGNAL;
 	ev.sigev_signo = SIGKILL;
 	memset(&its, 0, sizeof(its));
-	its.it_value.tv_sec = rq->cpu_ms / 1000;
-	its.it_value.tv_nsec = (long)(rq->cpu_ms % 1000) * 1000000L;
+	its.it_value.tv_sec = cpu_ms / 1000;
+	its.it_value.tv_nsec = (long)(cpu_ms % 1000) * 1000000L;
 	timed = syscall(SYS_timer_create, CLOCK_PROCESS_CPUTIME_ID, &ev, &timer) == 0 &&
 		syscall(SYS_timer_settime, timer, 0, &its, NULL) == 0;
-	gr_limit(RLIMIT_CPU, rq->cpu_ms / 1000 + 2);
-	gr_limit(RLIMIT_AS, (rlim_t)rq->memory_mb << 20); /* the limit the report states, no headroom */
-	gr_limit(RLIMIT_STACK, (rlim_t)rq->memory_mb << 20);
+	gr_limit(RLIMIT_CPU, cpu_ms / 1000 + 2);
+	gr_limit(RLIMIT_AS, (rlim_t)memory_mb << 20); /* the limit the report states, no headroom */
+	gr_limit(RLIMIT_STACK, (rlim_t)memory_mb << 20);
 	/* RLIMIT_FSIZE and RLIMIT_CORE are 0 already, soft and hard, from the runner's start (sandbox.c),
 	 * and nothing in the runner can raise a hard limit */
+	if (gr_filter_case_len && gr_install_filter(gr_case.filter, gr_filter_case_len) < 0)
+		_exit(122); /* without the READY record: the grader's fault, not the student's */
+	return timed;
+}
+
+/*
+ * In a spare, sandboxed already: wait for the request the zygote passes on
+ * (gr_spare_take) and decode it.  A record that is not a request tells it
+ * to leave; so does the zygote's end.  Returns the number of arguments.
+ */
+static int gr_spare_request(struct gr_request *rq, struct gr_arg *args)
+{
+	/* read into the outcome's detail: on the page of the runtime's a child writes anyway (gr_case), and
+	 * decoded before the call can write an outcome there */
+	unsigned char *got = (unsigned char *)gr_case.res.detail;
+	long n;
+	int nargs;
+
+	/* the zygote wrote header and payload at once, in one atomic write: one read takes both (through
+	 * syscall(), see gr_limit) */
+	do
+		n = syscall(SYS_read, GR_FD_GO_IN, got, sizeof(gr_case.res.detail));
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		_exit(0); /* the zygote is gone */
+	if (n < (long)sizeof(*rq))
+		_exit(122); /* not what the zygote writes; no READY record: see gr_run_case */
+	memcpy(rq, got, sizeof(*rq));
+	if (rq->magic == 0 && n == (long)sizeof(*rq))
+		_exit(0); /* told to leave (gr_spare_discard) */
+	if (rq->magic != GR_MAGIC_REQUEST || rq->size != (size_t)n - sizeof(*rq))
+		_exit(122);
+	syscall(SYS_close, GR_FD_GO_IN); /* a test has the fds a forked child has, no more */
+	/* checked by the zygote, and its arrays fit the pages the spare inherited (gr_spare_take): nothing to
+	 * map under the test's memory limit */
+	nargs = gr_decode(got + sizeof(*rq), rq->size, args, 64, NULL);
+	if (nargs < 0)
+		_exit(122); /* no READY record: the zygote runs the request on a child of its own */
+	return nargs;
+}
+
+/* In the child, sandboxed: the call and its answer.  Never returns. */
+static void gr_child_call(const struct gr_request *rq, const struct gr_arg *args, int timed)
+{
+	struct gr_result *res = &gr_case.res; /* not on the stack: the detail is large, the stack the student's */
+	const struct gr_function *fn = &gr_table[rq->function];
+	struct gr_answer a;
+
 	gr_watch_stack((uintptr_t)&a, rq->memory_mb);
 	gr_guard_arrays();
-	if (gr_filter_case_len && gr_install_filter(gr_case.filter, gr_filter_case_len) < 0)
-		_exit(122); /* without the READY record below: the grader's fault, not the student's */
 	memset(&a, 0, sizeof(a));
 	a.magic = GR_MAGIC_READY;
+	a.value = rq->case_id; /* which request it took: a spare's is checked (gr_parse_answer) */
 	a.kind = timed ? 0 : GR_READY_NO_TIMER; /* then the grader holds it to the limit without tolerance */
 	gr_raw_write_full(GR_FD_ANSWER, &a, sizeof(a)); /* not through the C library: see gr_limit */
 
@@ -917,7 +1000,7 @@ static int gr_pipe_to(int read_at, int w1, int w2, int flags)
 	if (pipe2(fds, flags) < 0)
 		return -1;
 	scratch = (fds[0] > fds[1] ? fds[0] : fds[1]);
-	scratch = (scratch > GR_FD_SIGNAL_IN ? scratch : GR_FD_SIGNAL_IN) + 1;
+	scratch = (scratch > GR_FD_TOP ? scratch : GR_FD_TOP) + 1;
 	placed = dup2(fds[0], scratch) >= 0 && dup2(fds[1], scratch + 1) >= 0;
 	close(fds[0]);
 	close(fds[1]);
@@ -1091,8 +1174,8 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 	if (ab->len < sizeof(a))
 		return;
 	memcpy(&a, ab->bytes, sizeof(a));
-	if (a.magic != GR_MAGIC_READY || a.detail_len)
-		return; /* the child wrote before its sandbox was in place: impossible */
+	if (a.magic != GR_MAGIC_READY || a.detail_len || a.value != (int64_t)r->case_id)
+		return; /* the child wrote before its sandbox was in place, or took another request: impossible */
 	r->flags |= GR_CASE_READY | (a.kind & GR_READY_NO_TIMER ? GR_NO_CPU_TIMER : 0);
 	if (ab->len < 2 * sizeof(a))
 		return;
@@ -1148,36 +1231,33 @@ static void gr_find_forbid(const struct gr_answer_buf *ab, struct gr_report *r)
 	/* not found (a flood filled the buffer): the grader's verdict for a death by SIGSYS says "unknown" */
 }
 
-static void gr_collect(pid_t pid, const struct gr_request *rq)
+/* Collect the case child pid: its report in *r, the outcome's detail in *detail (its output in gr_zy->kept). */
+static void gr_collect(pid_t pid, const struct gr_request *rq, struct gr_report *r, const char **detail)
 {
-	char *kept = gr_zy->kept;
 	struct gr_answer_buf *ab = &gr_zy->answer;
-	struct gr_report r;
 	struct rusage ru;
-	const char *detail;
 	int status = 0;
 
 	memset(&ru, 0, sizeof(ru));
-	memset(&r, 0, sizeof(r));
+	memset(r, 0, sizeof(*r));
 	ab->len = 0;
-	r.magic = GR_MAGIC_REPORT;
-	r.case_id = rq->case_id;
-	gr_drain(pid, rq, &r, kept, ab);
-	if ((r.flags & GR_STOPPED) && !gr_may_kill)
-		status = (int)(r.stop_signal << 8 | 0x7f); /* still stopped: no rusage (the grader counts its CPU) */
-	else if (!(r.flags & GR_END_UNSEEN)) /* reaped by the kernel: nothing to wait for */
+	r->magic = GR_MAGIC_REPORT;
+	r->case_id = rq->case_id;
+	gr_drain(pid, rq, r, gr_zy->kept, ab);
+	if ((r->flags & GR_STOPPED) && !gr_may_kill)
+		status = (int)(r->stop_signal << 8 | 0x7f); /* still stopped: no rusage (the grader counts its CPU) */
+	else if (!(r->flags & GR_END_UNSEEN)) /* reaped by the kernel: nothing to wait for */
 		while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
 			;
-	r.wait_status = status;
-	r.cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
-		   (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
-	r.maxrss_kb = (uint64_t)ru.ru_maxrss;
-	gr_parse_answer(ab, &r, &detail);
-	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS && !(r.flags & GR_FORBIDDEN)) {
-		gr_find_forbid(ab, &r);
-		detail = "";
+	r->wait_status = status;
+	r->cpu_us = (uint64_t)ru.ru_utime.tv_sec * 1000000u + (uint64_t)ru.ru_utime.tv_usec +
+		    (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
+	r->maxrss_kb = (uint64_t)ru.ru_maxrss;
+	gr_parse_answer(ab, r, detail);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS && !(r->flags & GR_FORBIDDEN)) {
+		gr_find_forbid(ab, r);
+		*detail = "";
 	}
-	gr_report_case(&r, kept, detail);
 }
 
 /* Read one request.  The payload goes to *payload (pages reused from request to request). */
@@ -1210,37 +1290,187 @@ static pid_t gr_fork(void)
 #endif
 }
 
-/* Start one case: fork the child, collect it, report. */
-static void gr_run_case(const struct gr_request *rq, const struct gr_arg *args)
+/* The output and answer pipes, made again if a test gave them up.  0, or -1. */
+static int gr_case_pipes(void)
 {
-	pid_t pid, zygote;
-
 	/* the answer pipe never blocks a writer: what an honest test writes there fits, and a test that
 	 * filled it first must not keep the SIGSYS handler's record from ending it at once (its write fails,
 	 * it dies of SIGSYS all the same); the output pipe does block, while the zygote drains it */
 	if ((gr_answer_in < 0 && (gr_answer_in = gr_pipe_to(GR_FD_ANSWER_IN, GR_FD_ANSWER, -1, O_NONBLOCK)) < 0) ||
 	    (gr_output_in < 0 && (gr_output_in = gr_pipe_to(GR_FD_OUTPUT_IN, 1, 2, 0)) < 0))
-		goto spawn_failed;
-	zygote = getpid();
-	/* the case child's default thread stack, set in the zygote once per memory limit (not per test) */
-	if (rq->memory_mb != gr_thread_stack_mb) {
-		gr_thread_stacks(rq->memory_mb);
-		gr_thread_stack_mb = rq->memory_mb;
+		return -1;
+	return 0;
+}
+
+/*
+ * Fork a case child, its default thread stack set for memory_mb first (in
+ * the zygote, once per memory limit: every child inherits it).  In the
+ * child: the death signal, so that a test never outlives its zygote
+ * (without a PID namespace - a normal user where user namespaces are
+ * refused - nothing else would stop one that sleeps once the grader is
+ * gone), and its sandbox.  Returns the pid in the zygote, 0 in the child
+ * (*timed: its CPU timer armed), or -1.
+ */
+static pid_t gr_case_fork(uint32_t cpu_ms, uint32_t memory_mb, int spare, int *timed)
+{
+	pid_t pid, zygote = getpid();
+
+	if (memory_mb != gr_thread_stack_mb) {
+		gr_thread_stacks(memory_mb);
+		gr_thread_stack_mb = memory_mb;
 	}
 	pid = gr_fork();
 	if (pid == 0) {
-		/* dies with the zygote: without a PID namespace (a normal user where user namespaces are
-		 * refused) nothing else would stop a test that sleeps once the grader is gone */
 		if (syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0 || syscall(SYS_getppid) != zygote)
 			_exit(122);
-		gr_run_child(rq, args);
+		*timed = gr_child_sandbox(cpu_ms, memory_mb, spare);
+	}
+	return pid;
+}
+
+/*
+ * A spare: the next test's child, forked and sandboxed as soon as a test
+ * has been reported - with that test's limits, which the next one almost
+ * always shares - so that its fork, limits and filter are made while the
+ * grader judges the test before, not between its request and the call.
+ * It waits for its request on GR_FD_GO_IN (gr_spare_request), under its
+ * filter already, and decodes it itself.  The grader counts it as the
+ * runner's one allowed process besides the zygote between tests
+ * (runner.c); while a test runs it is that test's child, and the next
+ * spare is made only once the test has been reported.
+ */
+static void gr_spare_fork(const struct gr_request *rq)
+{
+	int timed;
+	pid_t pid;
+
+	if (gr_go_in < 0 && (gr_go_in = gr_pipe_to(GR_FD_GO_IN, GR_FD_GO_OUT, -1, 0)) < 0)
+		return; /* no fds left (code before main lowered the limit): every test gets a child of its own */
+	if (gr_case_pipes() < 0)
+		return;
+	pid = gr_case_fork(rq->cpu_ms, rq->memory_mb, 1, &timed);
+	if (pid == 0) {
+		struct gr_request own;
+		struct gr_arg args[64];
+		gr_spare_request(&own, args);
+		gr_child_call(&own, args, timed);
 	}
 	if (pid < 0)
-		goto spawn_failed;
-	gr_collect(pid, rq);
-	return;
-spawn_failed:
-	gr_report_failure(rq->case_id, GR_SPAWN_FAILED);
+		return;
+	gr_spare = pid;
+	gr_spare_cpu_ms = rq->cpu_ms;
+	gr_spare_memory_mb = rq->memory_mb;
+}
+
+/* Take out whatever is left in the spare's pipe (a request or a leave record no spare read). */
+static void gr_go_drain(void)
+{
+	struct pollfd p = { gr_go_in, POLLIN, 0 };
+	char buf[PIPE_BUF];
+
+	while (poll(&p, 1, 0) > 0 && (p.revents & POLLIN) && read(gr_go_in, buf, sizeof(buf)) > 0)
+		;
+}
+
+/*
+ * Send the spare away (a request with other limits, or too large for it):
+ * a record that is not a request ends it; it is waited for, and what it
+ * left unread is taken out of its pipe (it may have been gone already), so
+ * that the next spare reads only its own request.
+ */
+static void gr_spare_discard(void)
+{
+	struct gr_request leave;
+
+	memset(&leave, 0, sizeof(leave));
+	if (gr_write_full(GR_FD_GO_OUT, &leave, sizeof(leave)) < 0 && gr_may_kill)
+		kill(gr_spare, SIGKILL);
+	while (waitpid(gr_spare, NULL, 0) < 0 && errno == EINTR)
+		;
+	gr_spare = -1;
+	gr_go_drain();
+}
+
+/*
+ * The spare, given this request (array_bytes: what its arrays need); or -1
+ * when a child must be forked for it: when the spare took on other limits,
+ * or the request is larger than one write into its pipe, or its arrays need
+ * more pages than the spare inherited - a spare maps nothing to decode, so
+ * that the test's memory limit (in force in the spare already) never
+ * refuses what the zygote would have mapped under its own.
+ */
+static pid_t gr_spare_take(const struct gr_request *rq, const unsigned char *payload, size_t array_bytes)
+{
+	pid_t pid = gr_spare;
+	struct iovec iov[2] = { { (void *)rq, sizeof(*rq) }, { (void *)payload, rq->size } };
+
+	if (pid < 0)
+		return -1;
+	if (rq->cpu_ms != gr_spare_cpu_ms || rq->memory_mb != gr_spare_memory_mb || rq->size > GR_SPARE_REQUEST_MAX ||
+	    array_bytes > gr_array_pages.cap) {
+		gr_spare_discard();
+		return -1;
+	}
+	gr_spare = -1;
+	/* one write of at most PIPE_BUF into an empty pipe: whole, at once (a spare that is gone leaves it
+	 * unread: see gr_run_case) */
+	if (writev(GR_FD_GO_OUT, iov, 2) != (ssize_t)(sizeof(*rq) + rq->size)) {
+		gr_spare = pid;
+		gr_spare_discard();
+		return -1;
+	}
+	return pid;
+}
+
+/* Fork a child for this request, as for the first test.  Its pid, or -1. */
+static pid_t gr_case_start(const struct gr_request *rq, const unsigned char *payload)
+{
+	struct gr_arg args[64];
+	int timed;
+	pid_t pid;
+
+	if (gr_decode(payload, rq->size, args, 64, NULL) < 0 || gr_case_pipes() < 0)
+		return -1;
+	pid = gr_case_fork(rq->cpu_ms, rq->memory_mb, 0, &timed);
+	if (pid == 0)
+		gr_child_call(rq, args, timed);
+	return pid;
+}
+
+/*
+ * Run one case - on the spare, or on a child forked for it - collect it,
+ * report; then make the next spare.  A spare that ended without its READY
+ * record never reached the student's code (READY comes right before the
+ * call): it was gone before it read the request (killed from outside, the
+ * OOM killer say) or could not take it.  Then its request is taken out of
+ * the pipe and the case runs on a child of its own, as if there had been
+ * no spare.
+ */
+static void gr_run_case(const struct gr_request *rq, const unsigned char *payload, size_t array_bytes)
+{
+	struct gr_report r;
+	const char *detail;
+	pid_t pid = gr_spare_take(rq, payload, array_bytes);
+
+	if (pid >= 0) {
+		gr_collect(pid, rq, &r, &detail);
+		if (r.flags & GR_CASE_READY)
+			goto report;
+		gr_go_drain();
+	}
+	pid = gr_case_start(rq, payload);
+	if (pid < 0) {
+		gr_report_failure(rq->case_id, GR_SPAWN_FAILED);
+		return;
+	}
+	gr_collect(pid, rq, &r, &detail);
+report:
+	gr_report_case(&r, gr_zy->kept, detail);
+	/* a test that ended in any but the usual ways gets no spare after it: a child stopped where the
+	 * zygote may not kill it is still there (the grader ends the runner), and one whose end was not
+	 * seen leaves the zygote unable to see a spare's (runner.c expects none then either) */
+	if (!(r.flags & (GR_STOPPED | GR_END_UNSEEN)))
+		gr_spare_fork(rq);
 }
 
 /* Hello: the functions present, the filter, how loading went and what it printed. */
@@ -1270,7 +1500,6 @@ static int gr_say_hello(const struct gr_load *load)
 int main(int argc, char **argv)
 {
 	static struct gr_load load;
-	struct gr_arg args[64];
 	int started;
 
 	signal(SIGPIPE, SIG_IGN); /* a vanished grader is seen as a write error */
@@ -1302,15 +1531,22 @@ int main(int argc, char **argv)
 	for (;;) {
 		struct gr_request rq;
 		unsigned char *payload;
+		size_t array_bytes;
 		int nargs;
 
-		if (gr_read_request(&rq, &payload) < 0)
+		if (gr_read_request(&rq, &payload) < 0) {
+			if (gr_spare >= 0)
+				gr_spare_discard();
 			return 0; /* the grader closed the control pipe: done */
-		nargs = gr_decode(payload, rq.size, args, 64);
+		}
+		/* only checked here: the spare decodes it, or gr_case_start for a child of its own */
+		nargs = gr_decode(payload, rq.size, NULL, 64, &array_bytes);
 		if (nargs < 0 || rq.function >= (uint32_t)gr_ntable || nargs != gr_table[rq.function].nargs) {
+			if (gr_spare >= 0)
+				gr_spare_discard(); /* runner.c expects none after this report */
 			gr_report_failure(rq.case_id, GR_BAD_REQUEST);
 			continue;
 		}
-		gr_run_case(&rq, args);
+		gr_run_case(&rq, payload, array_bytes);
 	}
 }

@@ -320,6 +320,43 @@ sys.exit(not (a == b and a.get("call") == "f([-901, -901])"))' "$TMP/shrink-j1.j
 		! grep -q "smallest failing input" "$2"' sh "$TMP/shrink-off.json" "$TMP/shrink-off.txt"
 fi
 
+# ---- a test run on a spare maps nothing under its memory limit ----
+# The zygote forks each test's child ahead, with the limits in force (runtime.c gr_spare_fork).  A
+# submission whose static data leave almost nothing of a 16 MiB limit, graded at -j 1 on one runner:
+# the first test (an empty row) sizes the array pages at one page, the next ones need two.  A spare that
+# mapped them itself, under the limit, failed them as "could not be sandboxed"; all must be correct.
+mkdir -p "$TMP/arrays/problems" "$TMP/arrays/ref" "$TMP/arrays/sub"
+cat >"$TMP/arrays/problems/arrays.yaml" <<'EOF'
+id: arrays
+title: Arrays near the memory limit
+source: arrays.c
+functions:
+  - long long f(const int *L, int n)
+limits:
+  cpu_ms: 1000
+  memory_mb: 16
+groups:
+  - name: rows
+    visibility: public
+    scoring: sum
+    points: 1
+    cases:
+      - args: [[]]
+      - args: [[1, 2, 3]]
+      - args: [[4, 5]]
+      - args: [[7]]
+      - args: [[1, 1, 1, 1]]
+EOF
+printf 'long long f(const int *L, int n);\n%s\n' \
+	'long long f(const int *L, int n) { long long s = 0; for (int i = 0; i < n; i++) s += L[i]; return s; }' \
+	>"$TMP/arrays/ref/arrays.c"
+printf 'long long f(const int *L, int n);\nchar table[15 << 20];\n%s\n' \
+	'long long f(const int *L, int n) { long long s = table[n]; for (int i = 0; i < n; i++) s += L[i]; return s; }' \
+	>"$TMP/arrays/sub/arrays.c"
+check "spare: a submission at its memory limit gets every array test right at -j 1" \
+	sh -c '"$1" --cache "$2" --problems "$3/problems" --reference "$3/ref" -j 1 "$3/sub" >"$3/out" 2>&1 &&
+		grep -q "5 of 5 tests passed" "$3/out"' sh "$GRADER" "$CACHE" "$TMP/arrays"
+
 # ---- a missing function costs no idle time ----
 # A problem with two functions; the submission defines only one, and 200 tests of a
 # sum group call the other.  Each missing test should cost about what a run costs,
