@@ -623,8 +623,12 @@ static void runner_failed(struct pool *pool, struct slot *s, enum run_outcome ou
 	finish_task(pool, task, outcome);
 }
 
-/* A report on the slot's task: its facts, with the CPU the grader counted itself. */
-static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
+/*
+ * A report on the slot's task: its facts, with the CPU the grader counted
+ * itself.  0, or -1 when the runner was ended here (its input is gone with
+ * it: nothing more of it may be parsed).
+ */
+static int take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
 	int task = s->task;
 	struct run_task *t = &pool->tasks[task];
@@ -637,7 +641,7 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 	 * zygote stacked a filter of its own after the hello (from a signal handler, say) */
 	if (!(r->flags & GR_CASE_READY) && slot_filters_stacked(s)) {
 		runner_failed(pool, s, RUN_FILTER_CHANGED, false);
-		return;
+		return -1;
 	}
 	t->facts.output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
 	t->facts.detail = r->detail_len ? xstrndup(output + r->output_kept, r->detail_len) : NULL;
@@ -653,9 +657,11 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 	/* what the zygote does after this report (runtime.c gr_run_case, main) */
 	s->spare_possible = !(r->flags & (GR_STOPPED | GR_END_UNSEEN | GR_BAD_REQUEST | GR_SPAWN_FAILED));
 	/* a case child that stopped itself where its zygote may not kill it is still there: end the runner */
-	if ((r->flags & GR_STOPPED) && slot_strays(s))
+	bool stopped = (r->flags & GR_STOPPED) && slot_strays(s);
+	if (stopped)
 		slot_stop(s);
 	finish_task(pool, task, RUN_REPORTED);
+	return stopped ? -1 : 0;
 }
 
 /* The zygote itself made a forbidden call (its report is a FORBID record). */
@@ -721,9 +727,11 @@ static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *
 	return 0;
 }
 
-/* Drop n bytes from the front of the slot's input. */
+/* Drop n bytes from the front of the slot's input (at most what it holds). */
 static void consume(struct slot *s, size_t n)
 {
+	if (n > s->in.len)
+		n = s->in.len;
 	memmove(s->in.buf, s->in.buf + n, s->in.len - n);
 	s->in.len -= n;
 }
@@ -782,7 +790,8 @@ static int slot_input(struct pool *pool, struct slot *s)
 				runner_forbidden(pool, s, rec.report.syscall_nr);
 			return -3;
 		case RECORD_REPORT:
-			take_report(pool, s, &rec.report, rec.payload);
+			if (take_report(pool, s, &rec.report, rec.payload) < 0)
+				return -3;
 			break;
 		}
 		consume(s, rec.size);

@@ -1440,11 +1440,11 @@ static pid_t gr_case_start(const struct gr_request *rq, const unsigned char *pay
 /*
  * Run one case - on the spare, or on a child forked for it - collect it,
  * report; then make the next spare.  A spare that ended without its READY
- * record never reached the student's code (READY comes right before the
- * call): it was gone before it read the request (killed from outside, the
- * OOM killer say) or could not take it.  Then its request is taken out of
- * the pipe and the case runs on a child of its own, as if there had been
- * no spare.
+ * record (not stopped: ended) never reached the student's code (READY comes
+ * right before the call): it was gone before it read the request (killed
+ * from outside, the OOM killer say) or could not take it.  Then its
+ * request is taken out of the pipe and the case runs on a child of its
+ * own, as if there had been no spare.
  */
 static void gr_run_case(const struct gr_request *rq, const unsigned char *payload, size_t array_bytes)
 {
@@ -1454,7 +1454,9 @@ static void gr_run_case(const struct gr_request *rq, const unsigned char *payloa
 
 	if (pid >= 0) {
 		gr_collect(pid, rq, &r, &detail);
-		if (r.flags & GR_CASE_READY)
+		/* a spare stopped from outside has not ended (where it may not be killed, its READY record was
+		 * not even read): reported as it is, like any stopped child */
+		if (r.flags & (GR_CASE_READY | GR_STOPPED | GR_END_UNSEEN))
 			goto report;
 		gr_go_drain();
 	}
