@@ -529,7 +529,6 @@ int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max)
 	if (!cg)
 		return -1;
 	char buf[65536];
-	int n = 0;
 	/* v1 keeps the list it made for an open file (for a second, or until the file is closed) and gives it
 	 * again when the file is read from its start: only a file opened afresh says who is there now.  v2
 	 * makes the list again at every read from the start */
@@ -538,16 +537,7 @@ int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max)
 	if ((st.caps.version == 2 ? cg_read_watched(cg, W_PROCS, cg->dir[0], "cgroup.procs", buf, sizeof(buf))
 				   : cg_read(cg->dir[R_PIDS], "cgroup.procs", buf, sizeof(buf))) < 0)
 		return -1;
-	/* one pid per line */
-	for (char *p = buf; *p; n++) {
-		char *end = strchr(p, '\n');
-		if (n < max)
-			pids[n] = (pid_t)strtol(p, NULL, 10);
-		if (!end)
-			return n + 1;
-		p = end + 1;
-	}
-	return n;
+	return pid_list(buf, pids, max);
 }
 
 long long cgroup_oom_kills(const struct cgroup *cg)

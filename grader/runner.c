@@ -441,7 +441,6 @@ static int slot_others(const struct slot *s, pid_t *others, int max)
 {
 	char name[64], buf[256];
 	pid_t listed[8];
-	const char *p;
 	int n = cgroup_procs(s->cg, listed, 8), k = 0;
 
 	if (n >= 0) {
@@ -453,10 +452,7 @@ static int slot_others(const struct slot *s, pid_t *others, int max)
 	snprintf(name, sizeof(name), "task/%d/children", (int)s->pid);
 	if (read_proc(s->pid, name, buf, sizeof(buf)) < 0)
 		return -1;
-	for (p = buf, n = 0; *(p += strspn(p, " \n")) != '\0'; p += strcspn(p, " \n"), n++)
-		if (n < max)
-			others[n] = (pid_t)strtol(p, NULL, 10);
-	return n;
+	return pid_list(buf, others, max);
 }
 
 /* Is anything but the zygote alive in the slot's runner?  1, or 0 (also when it cannot tell). */

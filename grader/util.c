@@ -335,3 +335,17 @@ int cpu_count(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : (int)n;
 }
+
+int pid_list(const char *text, pid_t *pids, int max)
+{
+	int n = 0;
+	for (const char *p = text;; n++) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+		if (end == p)
+			return n;
+		if (n < max)
+			pids[n] = (pid_t)pid;
+		p = end;
+	}
+}

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes of bin/grader, documented in --help and README.md. */
 enum grader_exit {
@@ -99,6 +100,13 @@ uint64_t now_us(void);
 
 /* Number of online processors, at least 1. */
 int cpu_count(void);
+
+/*
+ * The numbers in a whitespace-separated list of pids (cgroup.procs, one a
+ * line; /proc/<pid>/task/<tid>/children, one a space): how many there are,
+ * the first max of them in pids[].
+ */
+int pid_list(const char *text, pid_t *pids, int max);
 
 /* Print "grader: <message>" to stderr; returns -1 so callers can `return error(...)`. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -451,6 +451,25 @@ static void hex_of(const char *data, size_t len, char out[DIGEST_HEX_SIZE])
 }
 
 /* The test vectors of FIPS 180-2 (appendix B): the digest is SHA-256 and nothing home-made. */
+/* pid_list: both kinds of list the kernel writes; the count goes past max */
+static void test_pid_list(void **state)
+{
+	pid_t pids[2] = { 0, 0 };
+	(void)state;
+	assert_int_equal(pid_list("", pids, 2), 0);
+	assert_int_equal(pid_list("\n", pids, 2), 0);
+	assert_int_equal(pid_list("123\n4567\n", pids, 2), 2);
+	assert_int_equal(pids[0], 123);
+	assert_int_equal(pids[1], 4567);
+	assert_int_equal(pid_list("88 99 ", pids, 2), 2);
+	assert_int_equal(pids[0], 88);
+	assert_int_equal(pids[1], 99);
+	assert_int_equal(pid_list("5 6 7", pids, 1), 3);
+	assert_int_equal(pids[0], 5);
+	assert_int_equal(pids[1], 99); /* beyond max: untouched */
+	assert_int_equal(pid_list("9", NULL, 0), 1);
+}
+
 static void test_digest_fips_vectors(void **state)
 {
 	char out[DIGEST_HEX_SIZE];
@@ -506,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mkdir_p, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_remove_tree_nested, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_remove_tree_does_not_follow_symlinks, tmp_setup, tmp_teardown),
+		cmocka_unit_test(test_pid_list),
 		cmocka_unit_test(test_digest_fips_vectors),
 		cmocka_unit_test(test_digest_pieces),
 	};
