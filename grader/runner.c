@@ -619,12 +619,8 @@ static void runner_failed(struct pool *pool, struct slot *s, enum run_outcome ou
 	finish_task(pool, task, outcome);
 }
 
-/*
- * A report on the slot's task: its facts, with the CPU the grader counted
- * itself.  0, or -1 when the runner was ended here (its input is gone with
- * it: nothing more of it may be parsed).
- */
-static int take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
+/* A report on the slot's task: its facts, with the CPU the grader counted itself. */
+static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
 	int task = s->task;
 	struct run_task *t = &pool->tasks[task];
@@ -637,7 +633,7 @@ static int take_report(struct pool *pool, struct slot *s, const struct gr_report
 	 * zygote stacked a filter of its own after the hello (from a signal handler, say) */
 	if (!(r->flags & GR_CASE_READY) && slot_filters_stacked(s)) {
 		runner_failed(pool, s, RUN_FILTER_CHANGED, false);
-		return -1;
+		return;
 	}
 	t->facts.output = r->output_kept ? xstrndup(output, r->output_kept) : NULL;
 	t->facts.detail = r->detail_len ? xstrndup(output + r->output_kept, r->detail_len) : NULL;
@@ -653,11 +649,9 @@ static int take_report(struct pool *pool, struct slot *s, const struct gr_report
 	/* what the zygote does after this report (runtime.c gr_run_case, main) */
 	s->spare_possible = !(r->flags & (GR_STOPPED | GR_END_UNSEEN | GR_BAD_REQUEST | GR_SPAWN_FAILED));
 	/* a case child that stopped itself where its zygote may not kill it is still there: end the runner */
-	bool stopped = (r->flags & GR_STOPPED) && slot_strays(s);
-	if (stopped)
+	if ((r->flags & GR_STOPPED) && slot_strays(s))
 		slot_stop(s);
 	finish_task(pool, task, RUN_REPORTED);
-	return stopped ? -1 : 0;
 }
 
 /* The zygote itself made a forbidden call (its report is a FORBID record). */
@@ -786,10 +780,12 @@ static int slot_input(struct pool *pool, struct slot *s)
 				runner_forbidden(pool, s, rec.report.syscall_nr);
 			return -3;
 		case RECORD_REPORT:
-			if (take_report(pool, s, &rec.report, rec.payload) < 0)
-				return -3;
+			take_report(pool, s, &rec.report, rec.payload);
 			break;
 		}
+		/* a record can end the runner (slot_stop): its input went with it */
+		if (s->state == SLOT_EMPTY)
+			return -3;
 		consume(s, rec.size);
 	}
 }
