@@ -32,7 +32,7 @@ static const char *const role_names[R_COUNT] = { "pids", "memory", "cpuacct", "f
 
 /* The files read around every test, kept open (pread from 0 reads them afresh - but for v1's cgroup.procs,
  * see cgroup_procs): no path walk per test. */
-enum watched { W_CPU, W_OOM, W_PROCS, W_COUNT };
+enum watched { W_CPU, W_OOM, W_PROCS, W_TASKS, W_COUNT };
 
 struct cgroup {
 	char *dir[R_COUNT]; /* v1: per role (NULL: that hierarchy is missing); v2: dir[0] only */
@@ -84,8 +84,6 @@ static ssize_t cg_read(const char *dir, const char *name, char *buf, size_t size
 static ssize_t cg_read_watched(const struct cgroup *cg, enum watched w, const char *dir, const char *name,
 			       char *buf, size_t size)
 {
-	ssize_t n = 0, r = 0;
-
 	if (!dir)
 		return -1;
 	if (cg->fd[w] < 0) {
@@ -95,16 +93,7 @@ static ssize_t cg_read_watched(const struct cgroup *cg, enum watched w, const ch
 		if (cg->fd[w] < 0)
 			return -1;
 	}
-	/* a control file's text comes in one read: a short one is the end (one call, not two) */
-	while ((size_t)n < size - 1 && (r = pread(cg->fd[w], buf + n, size - 1 - (size_t)n, n)) > 0) {
-		n += r;
-		if ((size_t)r < size - 1 - (size_t)(n - r))
-			break;
-	}
-	if (r < 0)
-		return -1;
-	buf[n] = '\0';
-	return n;
+	return pread_text(cg->fd[w], buf, size);
 }
 
 /* The number after "key " in a flat-keyed text ("oom_kill 3"), or -1. */
@@ -538,6 +527,15 @@ int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max)
 				   : cg_read(cg->dir[R_PIDS], "cgroup.procs", buf, sizeof(buf))) < 0)
 		return -1;
 	return pid_list(buf, pids, max);
+}
+
+long long cgroup_tasks(const struct cgroup *cg)
+{
+	char buf[32];
+	if (!cg || cg_read_watched(cg, W_TASKS, cg->dir[st.caps.version == 2 ? 0 : R_PIDS], "pids.current", buf,
+				   sizeof(buf)) <= 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
 }
 
 long long cgroup_oom_kills(const struct cgroup *cg)

@@ -35,6 +35,10 @@
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
 
+/* The zygote's /proc files read around every test without cgroups, kept open (read_kept): a path walk
+ * in /proc and an open and close per read cost more than the read itself (about 10 against 4 us) */
+enum kept_proc { KEPT_STAT, KEPT_CHILDREN, KEPT_COUNT };
+
 struct slot {
 	enum slot_state state;
 	pid_t pid;
@@ -56,6 +60,7 @@ struct slot {
 	long long oom_base;     /* the cgroup's OOM kills then */
 	unsigned startup_ms;   /* the start-up CPU limit of the runner being started */
 	struct cgroup *cg;     /* the runner's process tree (cgroup.h), or NULL */
+	int proc_fd[KEPT_COUNT]; /* the zygote's kept /proc files, -1 until first read */
 	bool spare_possible;   /* its last report leaves the zygote a spare (slot_strays_at_request) */
 	pid_t spare_seen;      /* the process besides the zygote seen at the last request, or 0 */
 	bool waiting;          /* its test uses no CPU (WAIT_AFTER_MS): it does not count against -j */
@@ -120,6 +125,8 @@ struct pool *pool_new(int slots, const char *workdir, const char *const *hide_pa
 	for (int i = 0; i < slots; i++) {
 		sandbox_ids(id_block, (unsigned)i, &pool->slots[i].uid, &pool->slots[i].gid);
 		pool->slots[i].ctl_fd = pool->slots[i].status_fd = -1;
+		for (int k = 0; k < KEPT_COUNT; k++)
+			pool->slots[i].proc_fd[k] = -1;
 		pool->slots[i].task = -1;
 		pool->slots[i].out = (struct strbuf)STRBUF_INIT;
 		pool->slots[i].in = (struct strbuf)STRBUF_INIT;
@@ -141,6 +148,11 @@ static void slot_stop(struct slot *s)
 		close(s->status_fd);
 	cgroup_free(s->cg); /* whatever the runner left behind dies with it */
 	s->cg = NULL;
+	for (int k = 0; k < KEPT_COUNT; k++) {
+		if (s->proc_fd[k] >= 0)
+			close(s->proc_fd[k]);
+		s->proc_fd[k] = -1;
+	}
 	s->pid = -1;
 	s->ctl_fd = s->status_fd = -1;
 	s->state = SLOT_EMPTY;
@@ -342,16 +354,16 @@ static int read_proc(long pid, const char *name, char *buf, size_t size)
 }
 
 /*
- * From /proc/<pid>/stat: the state and CPU time (user + system, with or
- * without reaped children) in ms.  0, or -1 when unknown.
+ * From the text of /proc/<pid>/stat: the state and CPU time (user + system,
+ * with or without reaped children) in ms.  0, or -1 when unknown.
  */
-static int proc_stat(long pid, char *state, bool with_children, unsigned long long *cpu_ms)
+static int parse_stat(const char *buf, char *state, bool with_children, unsigned long long *cpu_ms)
 {
-	char buf[1024], *p;
+	const char *p;
 	unsigned long long utime, stime, cutime, cstime;
 	long hz = sysconf(_SC_CLK_TCK);
 
-	if (hz <= 0 || read_proc(pid, "stat", buf, sizeof(buf)) < 0)
+	if (hz <= 0)
 		return -1;
 	/* "pid (comm) state ..." - comm may hold spaces and parentheses: skip to the last ')';
 	 * then state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime(14)... */
@@ -363,16 +375,33 @@ static int proc_stat(long pid, char *state, bool with_children, unsigned long lo
 	return 0;
 }
 
-/*
- * CPU time the runner and its reaped children have used, in ms, read by the
- * grader itself (the runner's own reports could be forged by code that runs
- * before main).  -1 when unknown.
- */
-static long long proc_cpu_ms(pid_t pid)
+/* As parse_stat, of process pid's /proc/<pid>/stat. */
+static int proc_stat(long pid, char *state, bool with_children, unsigned long long *cpu_ms)
 {
-	unsigned long long ms;
-	char state;
-	return proc_stat(pid, &state, true, &ms) < 0 ? -1 : (long long)ms;
+	char buf[1024];
+	return read_proc(pid, "stat", buf, sizeof(buf)) < 0 ? -1 : parse_stat(buf, state, with_children, cpu_ms);
+}
+
+/*
+ * The zygote's /proc file which (stat, or its children list) into buf, as
+ * read_proc, through the slot's kept file (opened on first use; closed
+ * with the runner in slot_stop, and bound to this zygote: once it is gone
+ * the read fails, whoever has its pid since).  0, or -1 when it cannot.
+ */
+static int read_kept(struct slot *s, enum kept_proc which, char *buf, size_t size)
+{
+	char path[64];
+
+	if (s->proc_fd[which] < 0) {
+		if (which == KEPT_STAT)
+			snprintf(path, sizeof(path), "/proc/%ld/stat", (long)s->pid);
+		else
+			snprintf(path, sizeof(path), "/proc/%ld/task/%ld/children", (long)s->pid, (long)s->pid);
+		s->proc_fd[which] = open(path, O_RDONLY | O_CLOEXEC);
+		if (s->proc_fd[which] < 0)
+			return -1;
+	}
+	return pread_text(s->proc_fd[which], buf, size) < 0 ? -1 : 0;
 }
 
 /* The seccomp mode of a process (0 none, 2 filter), or -1 when unknown. */
@@ -422,12 +451,51 @@ static long inherited_filters(void)
 
 /*
  * CPU time of the slot's runner so far, in ms: its whole tree by its
- * cgroup, else the zygote and its reaped children by /proc.  -1 unknown.
+ * cgroup, else the zygote and its reaped children by /proc - read by the
+ * grader itself (the runner's own reports could be forged by code that
+ * runs before main).  -1 unknown.
  */
-static long long slot_cpu_ms(const struct slot *s)
+static long long slot_cpu_ms(struct slot *s)
 {
 	long long us = cgroup_cpu_us(s->cg);
-	return us >= 0 ? us / 1000 : proc_cpu_ms(s->pid);
+	unsigned long long ms;
+	char buf[1024], state;
+
+	if (us >= 0)
+		return us / 1000;
+	if (read_kept(s, KEPT_STAT, buf, sizeof(buf)) < 0 || parse_stat(buf, &state, true, &ms) < 0)
+		return -1;
+	return (long long)ms;
+}
+
+/* The zygote's children, as pid_list does: how many, the first max in pids[]; -1 when it cannot tell. */
+static int zygote_children(struct slot *s, pid_t *pids, int max)
+{
+	char buf[256];
+	return read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) < 0 ? -1 : pid_list(buf, pids, max);
+}
+
+/*
+ * slot_others from the cgroup's count of tasks, where the count settles it
+ * (cheap: kept files; cgroup_procs opens v1's list afresh, about 10 us).
+ * One task: the zygote alone.  Two, with the same one child of the zygote
+ * listed before and after the count: the zygote and that child, nothing
+ * else - a process listed before and after was alive in between, and each
+ * holds a task.  -1 when the count does not settle it.
+ */
+static int slot_others_counted(struct slot *s, pid_t *others, int max)
+{
+	pid_t before = 0, after = 0;
+	int listed = zygote_children(s, &before, 1);
+	long long tasks = cgroup_tasks(s->cg);
+
+	if (tasks == 1)
+		return 0;
+	if (tasks != 2 || listed != 1 || zygote_children(s, &after, 1) != 1 || after != before)
+		return -1;
+	if (max > 0)
+		others[0] = before;
+	return 1;
 }
 
 /*
@@ -437,26 +505,25 @@ static long long slot_cpu_ms(const struct slot *s)
  * namespace of its own (orphans come back to it, the namespace's init),
  * without one those that did not detach themselves.
  */
-static int slot_others(const struct slot *s, pid_t *others, int max)
+static int slot_others(struct slot *s, pid_t *others, int max)
 {
-	char name[64], buf[256];
 	pid_t listed[8];
-	int n = cgroup_procs(s->cg, listed, 8), k = 0;
+	int n, k = 0;
 
-	if (n >= 0) {
-		for (int i = 0; i < n && i < 8; i++)
-			if (listed[i] != s->pid && k < max)
-				others[k++] = listed[i];
-		return n > 0 ? n - 1 : 0;
-	}
-	snprintf(name, sizeof(name), "task/%d/children", (int)s->pid);
-	if (read_proc(s->pid, name, buf, sizeof(buf)) < 0)
-		return -1;
-	return pid_list(buf, others, max);
+	if (!s->cg)
+		return zygote_children(s, others, max);
+	if ((n = slot_others_counted(s, others, max)) >= 0)
+		return n;
+	if ((n = cgroup_procs(s->cg, listed, 8)) < 0)
+		return zygote_children(s, others, max);
+	for (int i = 0; i < n && i < 8; i++)
+		if (listed[i] != s->pid && k < max)
+			others[k++] = listed[i];
+	return n > 0 ? n - 1 : 0;
 }
 
 /* Is anything but the zygote alive in the slot's runner?  1, or 0 (also when it cannot tell). */
-static int slot_strays(const struct slot *s)
+static int slot_strays(struct slot *s)
 {
 	return slot_others(s, NULL, 0) > 0;
 }
@@ -741,6 +808,10 @@ static int slot_read(struct slot *s)
 		strbuf_add(&s->in, buf, (size_t)n);
 		if (s->in.len > (1u << 20))
 			return -1; /* a runner does not send that much: protocol broken */
+		/* a short read emptied the pipe: what comes later, and its end, wake the next poll (one
+		 * read per report, not two) */
+		if ((size_t)n < sizeof(buf))
+			return 0;
 	}
 }
 

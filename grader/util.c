@@ -336,6 +336,21 @@ int cpu_count(void)
 	return n < 1 ? 1 : (int)n;
 }
 
+ssize_t pread_text(int fd, char *buf, size_t size)
+{
+	ssize_t n = 0, r = 0;
+
+	while ((size_t)n < size - 1 && (r = pread(fd, buf + n, size - 1 - (size_t)n, n)) > 0) {
+		n += r;
+		if ((size_t)r < size - 1 - (size_t)(n - r))
+			break;
+	}
+	if (r < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 int pid_list(const char *text, pid_t *pids, int max)
 {
 	int n = 0;

@@ -108,6 +108,16 @@ int cpu_count(void);
  */
 int pid_list(const char *text, pid_t *pids, int max);
 
+/*
+ * The text of a kernel-made file (a cgroup control file, a /proc file of a
+ * process) through fd, kept open: read afresh from offset 0 with pread
+ * (kernfs and proc's seq_files make their text again at offset 0 - but see
+ * cgroup_procs for v1's cgroup.procs), into buf, NUL-terminated, truncated
+ * to size - 1.  Such a file's text comes in one read: a short one is the
+ * end (one call, not two).  Bytes read, or -1 with errno set.
+ */
+ssize_t pread_text(int fd, char *buf, size_t size);
+
 /* Print "grader: <message>" to stderr; returns -1 so callers can `return error(...)`. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

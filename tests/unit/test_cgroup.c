@@ -158,8 +158,10 @@ static void test_process_list_is_fresh(void **state)
 	/* a child that leaves one sleeping child in the unit (200: none of its 1 forks refused) */
 	assert_int_equal(WEXITSTATUS(exit_status(start_in(cg, fork_until_refused, 1))), 200);
 	assert_int_equal(cgroup_procs(cg, first, 8), 1);
+	assert_int_equal(cgroup_tasks(cg), 1); /* a kept file, read again: fresh too (runner.c counts by it) */
 	assert_int_equal(WEXITSTATUS(exit_status(start_in(cg, fork_until_refused, 1))), 200);
 	assert_int_equal(cgroup_procs(cg, then, 8), 2);
+	assert_int_equal(cgroup_tasks(cg), 2);
 	assert_true(then[0] == first[0] || then[1] == first[0]);
 	assert_true(then[0] != then[1]);
 	assert_int_equal(cgroup_kill(cg), 0);
