@@ -66,8 +66,9 @@ int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max);
 
 /*
  * How many tasks the unit holds now by the pids controller's count - every
- * thread, and a process that has ended until it is reaped - through a kept
- * file (about 1 us); -1 when unknown.
+ * thread, a process that has ended until it is reaped, a fork in progress,
+ * those of any cgroup below it - through a kept file (about 1 us); -1 when
+ * unknown.
  */
 long long cgroup_tasks(const struct cgroup *cg);
 

@@ -35,8 +35,9 @@
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
 
-/* The zygote's /proc files read around every test without cgroups, kept open (read_kept): a path walk
- * in /proc and an open and close per read cost more than the read itself (about 10 against 4 us) */
+/* The zygote's /proc files read around every test, kept open (read_kept): a path walk in /proc and an
+ * open and close per read cost more than the read itself (about 10 against 4 us).  Its stat is read only
+ * without cgroups, its children list with and without */
 enum kept_proc { KEPT_STAT, KEPT_CHILDREN, KEPT_COUNT };
 
 struct slot {
@@ -384,9 +385,12 @@ static int proc_stat(long pid, char *state, bool with_children, unsigned long lo
 
 /*
  * The zygote's /proc file which (stat, or its children list) into buf, as
- * read_proc, through the slot's kept file (opened on first use; closed
- * with the runner in slot_stop, and bound to this zygote: once it is gone
- * the read fails, whoever has its pid since).  0, or -1 when it cannot.
+ * read_proc, through the slot's kept file (opened on first use, closed
+ * with the runner in slot_stop).  A kept file is bound to this zygote,
+ * whoever has its pid later: once the zygote is reaped its stat fails to
+ * read and its children list reads empty - and the grader reaps a zygote
+ * only in slot_stop and slot_kill_status, which close the files first
+ * thing after.  0, or -1 when it cannot.
  */
 static int read_kept(struct slot *s, enum kept_proc which, char *buf, size_t size)
 {
@@ -480,8 +484,13 @@ static int zygote_children(struct slot *s, pid_t *pids, int max)
  * (cheap: kept files; cgroup_procs opens v1's list afresh, about 10 us).
  * One task: the zygote alone.  Two, with the same one child of the zygote
  * listed before and after the count: the zygote and that child, nothing
- * else - a process listed before and after was alive in between, and each
- * holds a task.  -1 when the count does not settle it.
+ * else - a child listed before and after was not yet reaped in between,
+ * and each process holds a task until then.  (The kernel uncharges a child
+ * a moment before it leaves its parent's list, while the zygote reaps it;
+ * a process hiding in that moment needs a living parent besides the
+ * zygote, which counts, or - without a PID namespace - to have left the
+ * zygote's tree and to win that moment at every request.)  -1 when the
+ * count does not settle it.
  */
 static int slot_others_counted(struct slot *s, pid_t *others, int max)
 {
@@ -808,10 +817,6 @@ static int slot_read(struct slot *s)
 		strbuf_add(&s->in, buf, (size_t)n);
 		if (s->in.len > (1u << 20))
 			return -1; /* a runner does not send that much: protocol broken */
-		/* a short read emptied the pipe: what comes later, and its end, wake the next poll (one
-		 * read per report, not two) */
-		if ((size_t)n < sizeof(buf))
-			return 0;
 	}
 }
 

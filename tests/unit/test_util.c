@@ -472,8 +472,10 @@ static void test_pid_list(void **state)
 	assert_int_equal(pid_list("9", NULL, 0), 1);
 }
 
-/* A child that waits to be killed. */
-static pid_t paused_child(void)
+/* Children that wait to be killed; kill_paused ends those still there, also after a failed check. */
+static pid_t paused[2];
+
+static pid_t paused_child(int i)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -481,7 +483,24 @@ static pid_t paused_child(void)
 		_exit(0);
 	}
 	assert_true(pid > 0);
-	return pid;
+	return paused[i] = pid;
+}
+
+static void end_paused(int i)
+{
+	if (paused[i] > 0) {
+		kill(paused[i], SIGKILL);
+		waitpid(paused[i], NULL, 0);
+	}
+	paused[i] = 0;
+}
+
+static int kill_paused(void **state)
+{
+	(void)state;
+	end_paused(0);
+	end_paused(1);
+	return 0;
 }
 
 /*
@@ -501,21 +520,19 @@ static void test_pread_text_is_fresh(void **state)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
 	assert_int_equal(pread_text(fd, buf, sizeof(buf)), 0);
-	a = paused_child();
+	a = paused_child(0);
 	snprintf(want, sizeof(want), "%ld ", (long)a);
 	assert_int_equal(pread_text(fd, buf, sizeof(buf)), (ssize_t)strlen(want));
 	assert_string_equal(buf, want);
-	b = paused_child();
+	b = paused_child(1);
 	snprintf(want, sizeof(want), "%ld %ld ", (long)a, (long)b);
 	assert_string_equal((pread_text(fd, buf, sizeof(buf)), buf), want);
 	assert_int_equal(pread_text(fd, buf, 3), 2);
 	assert_int_equal(strlen(buf), 2);
-	kill(a, SIGKILL);
-	assert_int_equal(waitpid(a, NULL, 0), a);
+	end_paused(0);
 	snprintf(want, sizeof(want), "%ld ", (long)b);
 	assert_string_equal((pread_text(fd, buf, sizeof(buf)), buf), want);
-	kill(b, SIGKILL);
-	assert_int_equal(waitpid(b, NULL, 0), b);
+	end_paused(1);
 	assert_int_equal(pread_text(fd, buf, sizeof(buf)), 0);
 	close(fd);
 }
@@ -576,7 +593,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_remove_tree_nested, tmp_setup, tmp_teardown),
 		cmocka_unit_test_setup_teardown(test_remove_tree_does_not_follow_symlinks, tmp_setup, tmp_teardown),
 		cmocka_unit_test(test_pid_list),
-		cmocka_unit_test(test_pread_text_is_fresh),
+		cmocka_unit_test_teardown(test_pread_text_is_fresh, kill_paused),
 		cmocka_unit_test(test_digest_fips_vectors),
 		cmocka_unit_test(test_digest_pieces),
 	};
