@@ -564,19 +564,20 @@ static int slot_strays_at_request(struct slot *s)
 }
 
 /*
- * The case child of a zygote we are about to kill at the wall-clock limit:
- * its state and CPU time, so the message can say why it did not answer.
- * Reads /proc: the zygote's newest child (the last listed; constructors may
- * have left older ones).  Returns 0, or -1 when unknown.
+ * The case child of the slot's zygote - one we are about to kill at the
+ * wall-clock limit, or one sampled while its test waits: its state and CPU
+ * time, so the message can say why it did not answer.  Reads /proc (the
+ * zygote's children through its kept file): the zygote's newest child (the
+ * last listed; constructors may have left older ones).  Returns 0, or -1
+ * when unknown.
  */
-static int case_child_state(pid_t zygote, char *state, unsigned *cpu_ms)
+static int case_child_state(struct slot *s, char *state, unsigned *cpu_ms)
 {
-	char name[64], buf[4096], *p, *end;
+	char buf[4096], *p, *end;
 	long child = -1;
 	unsigned long long ms;
 
-	snprintf(name, sizeof(name), "task/%d/children", (int)zygote);
-	if (read_proc(zygote, name, buf, sizeof(buf)) < 0)
+	if (read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) < 0)
 		return -1;
 	for (p = buf;; p = end) {
 		long pid = strtol(p, &end, 10);
@@ -885,7 +886,7 @@ static int slot_output(struct slot *s)
 /* ---- pool_run's phases ---- */
 
 /* CPU of the slot's test so far, in µs: its runner's tree by the cgroup, else the case child by /proc.  -1 unknown. */
-static long long slot_test_cpu_us(const struct slot *s)
+static long long slot_test_cpu_us(struct slot *s)
 {
 	long long us = cgroup_cpu_us(s->cg);
 	char state;
@@ -893,7 +894,7 @@ static long long slot_test_cpu_us(const struct slot *s)
 
 	if (us >= 0)
 		return us;
-	return case_child_state(s->pid, &state, &ms) == 0 ? (long long)ms * 1000 : -1;
+	return case_child_state(s, &state, &ms) == 0 ? (long long)ms * 1000 : -1;
 }
 
 /*
@@ -919,7 +920,7 @@ static void sample_waiting(struct slot *s, uint64_t now)
 		unsigned ms;
 		s->waiting = (cpu - s->sample_cpu_us) * WAIT_CPU_SHARE < (long long)(now - s->sample_us);
 		/* runnable but starved by a busy machine is not waiting: it wants its core */
-		if (s->waiting && case_child_state(s->pid, &state, &ms) == 0 && state == 'R')
+		if (s->waiting && case_child_state(s, &state, &ms) == 0 && state == 'R')
 			s->waiting = false;
 	}
 	s->sample_us = now;
@@ -1018,7 +1019,7 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 	bool starting = s->state == SLOT_STARTING;
 
 	if (!starting)
-		t->facts.child_known = case_child_state(s->pid, &t->facts.child_state, &t->facts.child_cpu_ms) == 0;
+		t->facts.child_known = case_child_state(s, &t->facts.child_state, &t->facts.child_cpu_ms) == 0;
 	t->facts.starting = starting;
 	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
 	slot_kill_status(s);

@@ -452,7 +452,6 @@ static void hex_of(const char *data, size_t len, char out[DIGEST_HEX_SIZE])
 	digest_hex(&d, out);
 }
 
-/* The test vectors of FIPS 180-2 (appendix B): the digest is SHA-256 and nothing home-made. */
 /* pid_list: both kinds of list the kernel writes; the count goes past max */
 static void test_pid_list(void **state)
 {
@@ -537,6 +536,7 @@ static void test_pread_text_is_fresh(void **state)
 	close(fd);
 }
 
+/* The test vectors of FIPS 180-2 (appendix B): the digest is SHA-256 and nothing home-made. */
 static void test_digest_fips_vectors(void **state)
 {
 	char out[DIGEST_HEX_SIZE];
