@@ -45,17 +45,6 @@ struct fixture {
 	struct problem p1; /* problems/p1.yaml */
 };
 
-/* path relative to the repository (two levels above this file); the caller frees it */
-static char *repo_path(const char *rel)
-{
-	const char *file = __FILE__, *slash = strrchr(file, '/');
-	int dirlen = slash ? (int)(slash - file + 1) : 0;
-	char *p = NULL;
-	if (asprintf(&p, "%.*s../../%s", dirlen, file, rel) < 0)
-		fail_msg("asprintf");
-	return p;
-}
-
 static bool exists(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);

@@ -463,7 +463,7 @@ static void test_growth(void **state)
 static void test_growth_repository(void **state)
 {
 	/* p4_dp's own declaration: quadratic in the row's length */
-	char *dir = data_path("../../../problems/p4_dp.yaml");
+	char *dir = repo_path("problems/p4_dp.yaml");
 	struct problem p;
 	struct strbuf err = STRBUF_INIT;
 	(void)state;
@@ -951,7 +951,7 @@ static void test_engine_cpu_limit(void **state)
 /* The repository's own problems load (and release cleanly under ASan). */
 static void test_repository_problems(void **state)
 {
-	char *dir = data_path("../../../problems");
+	char *dir = repo_path("problems");
 	struct problem_set set = PROBLEM_SET_INIT;
 	struct strbuf err = STRBUF_INIT;
 	(void)state;

@@ -19,15 +19,27 @@
 				 (long long)(hi));                                      \
 	} while (0)
 
-/* tests/unit/data/<rel>, next to this file; the caller frees the path */
-static inline char *data_path(const char *rel)
+/* tests/unit/<under><rel>, found from this file's own path; the caller frees the path */
+static inline char *unit_relative_path(const char *under, const char *rel)
 {
 	const char *file = __FILE__, *slash = strrchr(file, '/');
 	int dirlen = slash ? (int)(slash - file + 1) : 0;
 	char *p = NULL;
-	if (asprintf(&p, "%.*sdata/%s", dirlen, file, rel) < 0)
+	if (asprintf(&p, "%.*s%s%s", dirlen, file, under, rel) < 0)
 		fail_msg("asprintf");
 	return p;
+}
+
+/* tests/unit/data/<rel>, next to this file; the caller frees the path */
+static inline char *data_path(const char *rel)
+{
+	return unit_relative_path("data/", rel);
+}
+
+/* <rel> in the repository (two levels above this file); the caller frees the path */
+static inline char *repo_path(const char *rel)
+{
+	return unit_relative_path("../../", rel);
 }
 
 #endif
