@@ -112,6 +112,7 @@ void build_result_release(struct build_result *r)
 {
 	free(r->runner);
 	strvec_free(r->runner_argv);
+	free(r->runner_dir);
 	free(r->source);
 	free(r->message);
 	memset(r, 0, sizeof(*r));
@@ -323,6 +324,7 @@ static void finish(const struct build_env *env, const struct problem *p, struct 
 		struct strvec argv = STRVEC_INIT;
 		p->lang->runner(env, p, pd->dir, pd->file, &r->runner, &argv);
 		r->runner_argv = strvec_detach(&argv);
+		r->runner_dir = xstrdup(pd->dir);
 	}
 	free(sigs);
 	strbuf_release(&forbidden);

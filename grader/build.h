@@ -72,6 +72,7 @@ struct build_result {
 	const struct problem *problem; /* the variant built */
 	char *runner;          /* the program to start (BUILD_OK) */
 	char **runner_argv;    /* and its argv, NULL-terminated (BUILD_OK) */
+	char *runner_dir;      /* the build's directory, which the runner may read (BUILD_OK) */
 	char *source;          /* the file found in the submission, or NULL */
 	char *message;         /* for a student: compiler output, what is missing... */
 	unsigned long long static_bytes; /* memory the runner's segments need (C) */

@@ -63,14 +63,22 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 {
 	int pipefd[2];
 	struct sandbox_spawn s;
-	struct landlock_view view = { lim->readable, dir };
+	struct landlock_view view = { LANDLOCK_TOOLCHAIN, lim->readable, NULL, dir, lim->hide_paths };
+	struct landlock_plan plan = LANDLOCK_PLAN_INIT;
 	char *path = compile_command_path(argv[0]);
 
 	memset(&s, 0, sizeof(s));
 	memset(job, 0, sizeof(*job));
 	job->output = (struct strbuf)STRBUF_INIT;
+	/* the grader's own directories cut out of the toolchain's, wherever they are installed */
+	if (sandbox_probe()->landlock && landlock_plan_build(&plan, &view, err) < 0) {
+		free(path);
+		landlock_plan_release(&plan);
+		return -1;
+	}
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		free(path);
+		landlock_plan_release(&plan);
 		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
 		return -1;
 	}
@@ -91,11 +99,12 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 	s.limits.file_size = 256ull << 20;
 	s.limits.cpu_seconds = lim->cpu_s;
 	s.hide_paths = lim->hide_paths;
-	s.view = &view;
+	s.view = sandbox_probe()->landlock ? &plan : NULL;
 	s.use_namespaces = true;
 	s.envp = compiler_env;
 	job->pid = sandbox_spawn(&s, err);
 	free(path);
+	landlock_plan_release(&plan);
 	close(pipefd[1]);
 	for (int i = 0; i < s.njoin; i++)
 		close(s.join_fds[i]);

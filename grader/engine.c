@@ -388,6 +388,7 @@ static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, 
 
 	t->runner = b->runner;
 	t->runner_argv = (const char *const *)b->runner_argv;
+	t->runner_dir = b->runner_dir;
 	t->filters = &e->filters[p->lang->filters];
 	t->function = tc->func;
 	t->args = (struct strbuf)STRBUF_INIT;

@@ -126,9 +126,9 @@ static int add_rules(scmp_filter_ctx ctx, const int *list, size_t n)
  * reported as a forbidden call (see runner.c), the price of not letting a
  * constructor signal every process of its uid.
  */
-static int add_signal_rules(scmp_filter_ctx ctx, bool zygote)
+static int add_signal_rules(scmp_filter_ctx ctx, bool any_target)
 {
-	if (zygote && sandbox_probe()->namespaces)
+	if (any_target)
 		return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 0) < 0 ||
 		       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 0) < 0 ? -1 : 0;
 	/* kill(pid_t pid, int sig), tgkill(pid_t tgid, pid_t tid, int sig): the
@@ -274,8 +274,76 @@ static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zy
 	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
 	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
 	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
-	    add_signal_rules(ctx, zygote) < 0) {
+	    add_signal_rules(ctx, zygote && sandbox_probe()->namespaces) < 0) {
 		strbuf_addstr(err, "cannot build the seccomp filter");
+		goto cleanup;
+	}
+	ret = export_filter(ctx, out, err);
+cleanup:
+	seccomp_release(ctx);
+	return ret;
+}
+
+/*
+ * What the dynamic loader and the runtime's start-up ask of the kernel
+ * before the runtime's own filter is in place, on top of everything the
+ * zygote's program allows (the outer program stays in force under it, so
+ * it must allow at least that).  Found by tracing the C runner and the
+ * Python host from execve to their seccomp() call; what a newer C library
+ * or interpreter asks besides fails with EPERM (or ENOSYS, as clone3)
+ * instead of killing an honest runner.
+ */
+/* the open flags that write, create or truncate: none of them before the runtime's filter either
+ * (O_TMPFILE needs O_WRONLY or O_RDWR; its own bits hold O_DIRECTORY, which reading a directory uses) */
+#define OPEN_WRITING ((uint32_t)(O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND))
+
+static const int loader_allowed[] = {
+	SCMP_SYS(execve), SCMP_SYS(arch_prctl), SCMP_SYS(pread64),
+	SCMP_SYS(newfstatat), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(statx), SCMP_SYS(access),
+	SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getcwd),
+	SCMP_SYS(getdents64), SCMP_SYS(fcntl), SCMP_SYS(sysinfo), SCMP_SYS(uname), SCMP_SYS(personality),
+	SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(sched_getaffinity),
+};
+
+/*
+ * The outer program (filter_outer_program): installed by sandbox_spawn()
+ * right before execve, so the loader, IFUNC resolvers and any initialiser
+ * the ELF check does not see run under it.  Files are opened read-only
+ * only (what Landlock lets it read), nothing is made executable that the
+ * loader does not map, no process starts but a plain fork, no socket, no
+ * signal beyond the runner's own processes; what it refuses fails with
+ * EPERM.  The runtime's filters on top trap, and a trap outranks an error:
+ * what both refuse is still reported as forbidden.
+ */
+static int build_outer(struct strbuf *out, bool signals_anywhere, struct strbuf *err)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+	int ret = -1;
+
+	if (!ctx) {
+		strbuf_addstr(err, "seccomp_init failed");
+		return -1;
+	}
+	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
+	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
+	    add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0 ||
+	    add_rules(ctx, loader_allowed, sizeof(loader_allowed) / sizeof(loader_allowed[0])) < 0 ||
+	    add_process_rules(ctx, true) < 0 ||
+	    /* the loader maps libraries executable; the runtime's filters forbid it afterwards */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 0) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 0) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mremap), 0) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 0) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
+	    /* open(path, int flags, ...), openat(dfd, path, int flags, ...): for reading only, even where
+	     * Landlock is missing; openat2's flags are behind a pointer: refused */
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, OPEN_WRITING, 0)) < 0 ||
+	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+			     SCMP_A2(SCMP_CMP_MASKED_EQ, OPEN_WRITING, 0)) < 0 ||
+	    add_signal_rules(ctx, signals_anywhere) < 0) {
+		strbuf_addstr(err, "cannot build the outer seccomp filter");
 		goto cleanup;
 	}
 	ret = export_filter(ctx, out, err);
@@ -375,6 +443,22 @@ int filter_programs(enum filter_flavour flavour, struct strbuf *out, struct strb
 	(void)err;
 #endif
 	strbuf_add(out, &zero, sizeof(zero));
+	strbuf_add(out, &zero, sizeof(zero));
+	return 0;
+}
+
+int filter_outer_program(struct strbuf *out, struct strbuf *err)
+{
+	uint32_t zero = 0;
+#ifdef HAVE_SECCOMP
+	const struct sandbox_caps *c = sandbox_probe();
+	/* in a PID namespace of its own, or in a Landlock domain that scopes signals (landlock.c, ABI 6),
+	 * a runner can reach only its own processes; elsewhere only itself (the pid patched at install) */
+	if (c->seccomp)
+		return build_outer(out, c->namespaces || c->landlock >= 6, err);
+#else
+	(void)err;
+#endif
 	strbuf_add(out, &zero, sizeof(zero));
 	return 0;
 }

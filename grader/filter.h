@@ -31,6 +31,18 @@ int filter_programs(enum filter_flavour flavour, struct strbuf *out, struct strb
  */
 int filter_case_policy(enum filter_flavour flavour, struct strbuf *out, struct strbuf *err);
 
+/*
+ * The outer program ("u32 len, bytes"; a zero length without seccomp):
+ * what the dynamic loader and the runtime need before the runtime's own
+ * filter, execve included, on top of everything the zygote's program
+ * allows.  sandbox_spawn() installs it right before execve (struct
+ * sandbox_spawn seccomp_program), so no code of the runner runs without a
+ * filter.  Its kill and tgkill rule may hold the pid placeholder
+ * (GR_PID_PLACEHOLDER), which the installer replaces with the process's
+ * own pid.  The same program for every flavour.  Returns 0 or -1.
+ */
+int filter_outer_program(struct strbuf *out, struct strbuf *err);
+
 /* Name of a system call of this architecture, or "system call N". Static storage. */
 const char *filter_syscall_name(int nr);
 

@@ -219,6 +219,7 @@ static void plan_call(const struct measure *m, struct run_task *t, const struct 
 	memset(t, 0, sizeof(*t));
 	t->runner = m->b->runner;
 	t->runner_argv = (const char *const *)m->b->runner_argv;
+	t->runner_dir = m->b->runner_dir;
 	t->filters = &m->e->filters[p->lang->filters];
 	t->function = p->growth.func;
 	t->args = (struct strbuf)STRBUF_INIT;

@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "filter.h"
 #include "interrupt.h"
+#include "landlock.h"
 #include "record.h"
 #include "sandbox.h"
 
@@ -57,6 +59,7 @@ struct slot {
 	char *startup;         /* what the runner printed before its hello, for its first task */
 	unsigned long long startup_total;
 	bool sandbox_failed;   /* the preinit hook said it could not install the filter */
+	bool outer_filtered;   /* sandbox_spawn installed the outer program (one filter more than inherited) */
 	long long cpu_base_ms;  /* the runner's CPU (slot_cpu_ms) at its hello or last report */
 	long long oom_base;     /* the cgroup's OOM kills then */
 	unsigned startup_ms;   /* the start-up CPU limit of the runner being started */
@@ -90,6 +93,7 @@ struct pool {
 	struct slot slots[MAX_SLOTS];
 	char *workdir;
 	const char *const *hide_paths; /* borrowed: directories the runners must not see */
+	struct strbuf outer;     /* the outer seccomp program, "u32 len, bytes" (filter_outer_program) */
 	struct start_failure *failed_starts;
 	size_t nfailed_starts, failed_starts_alloc;
 	/* during pool_run */
@@ -123,6 +127,7 @@ struct pool *pool_new(int slots, const char *workdir, const char *const *hide_pa
 	pool->workdir = xstrdup(workdir);
 	pool->hide_paths = hide_paths;
 	pool->id_block = id_block;
+	pool->outer = (struct strbuf)STRBUF_INIT;
 	for (int i = 0; i < slots; i++) {
 		sandbox_ids(id_block, (unsigned)i, &pool->slots[i].uid, &pool->slots[i].gid);
 		pool->slots[i].ctl_fd = pool->slots[i].status_fd = -1;
@@ -209,8 +214,36 @@ static int runner_cgroup(struct slot *s, int index, unsigned long long zygote_by
 	return ret;
 }
 
+/*
+ * What the runner may see and run from its execve on (landlock.h
+ * LANDLOCK_RUNNER): the libraries, its own build's directory read-only,
+ * execve of itself (and the loader) only; the hidden directories cut out.
+ */
+static int runner_view(const struct pool *pool, const struct run_task *t, struct landlock_plan *plan,
+		       struct strbuf *err)
+{
+	const char *readable[] = { t->runner_dir, NULL };
+	const char *executable[] = { t->runner, NULL };
+	struct landlock_view view = { LANDLOCK_RUNNER, readable, executable, NULL, pool->hide_paths };
+	return landlock_plan_build(plan, &view, err);
+}
+
+/* The outer seccomp program's bytes (without its length), built once per pool; NULL when there is none. */
+static const unsigned char *outer_program(struct pool *pool, size_t *len, struct strbuf *err)
+{
+	uint32_t n = 0;
+	if (!pool->outer.len && filter_outer_program(&pool->outer, err) < 0) {
+		strbuf_reset(&pool->outer);
+		return NULL;
+	}
+	memcpy(&n, pool->outer.buf, sizeof(n));
+	*len = n;
+	return n ? (const unsigned char *)pool->outer.buf + sizeof(n) : NULL;
+}
+
 static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, struct strbuf *err)
 {
+	struct landlock_plan plan = LANDLOCK_PLAN_INIT;
 	int ctl[2] = { -1, -1 }, st[2] = { -1, -1 }, flt[2] = { -1, -1 };
 	char *default_argv[] = { "runner", NULL };
 	struct sandbox_spawn sp;
@@ -221,6 +254,10 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 		strbuf_addf(err, "cannot create pipes: %s", strerror(errno));
 		goto cleanup;
 	}
+	memset(&sp, 0, sizeof(sp));
+	sp.seccomp_program = outer_program(pool, &sp.seccomp_len, err);
+	if (!pool->outer.len || (sandbox_probe()->landlock && runner_view(pool, t, &plan, err) < 0))
+		goto cleanup;
 	/* the filter programs fit in the pipe buffer: write them before the start */
 	if (write_all(flt[1], t->filters->buf, t->filters->len) < 0) {
 		strbuf_addf(err, "cannot pass the seccomp filters: %s", strerror(errno));
@@ -228,7 +265,6 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	}
 	close(flt[1]);
 	flt[1] = -1;
-	memset(&sp, 0, sizeof(sp));
 	sp.path = t->runner;
 	sp.argv = t->runner_argv ? (char *const *)t->runner_argv : default_argv;
 	sp.workdir = pool->workdir;
@@ -245,6 +281,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.use_namespaces = true;
 	/* seccomp already forbids open; this covers the fallback without it */
 	sp.hide_paths = pool->hide_paths;
+	sp.view = sandbox_probe()->landlock ? &plan : NULL;
 	sp.uid = s->uid;
 	sp.gid = s->gid;
 	if (runner_cgroup(s, (int)(s - pool->slots), mem, &sp) < 0) {
@@ -266,6 +303,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	fcntl(s->status_fd, F_SETFL, O_NONBLOCK);
 	s->state = SLOT_STARTING;
 	s->sandbox_failed = false;
+	s->outer_filtered = sp.seccomp_len != 0;
 	s->cpu_base_ms = 0;
 	s->oom_base = cgroup_oom_kills(s->cg);
 	s->startup_ms = t->startup_ms;
@@ -286,6 +324,7 @@ cleanup:
 		if (flt[i] >= 0)
 			close(flt[i]);
 	}
+	landlock_plan_release(&plan);
 	return ret;
 }
 
@@ -666,10 +705,16 @@ static bool slot_filtered(const struct slot *s)
 	return len != 0;
 }
 
+/* The filters the runner has before its runtime installs its own: the grader's and the outer program. */
+static long slot_base_filters(const struct slot *s)
+{
+	return inherited_filters() + (s->outer_filtered ? 1 : 0);
+}
+
 /* Does the runner have filters of its own beyond the one it was given (code of the submission stacked some)? */
 static bool slot_filters_stacked(const struct slot *s)
 {
-	return slot_filtered(s) && proc_status_field(s->pid, "Seccomp_filters") > inherited_filters() + 1;
+	return slot_filtered(s) && proc_status_field(s->pid, "Seccomp_filters") > slot_base_filters(s) + 1;
 }
 
 /* Hand the runner's start-up output to the first task it reports on. */
@@ -758,7 +803,7 @@ static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *
 	/* facts from outside, which no code in the runner can forge: exactly one filter more than
 	 * it inherited (a mode of 2 alone could be a container's filter, inherited, and ours missing) */
 	long filters = proc_status_field(s->pid, "Seccomp_filters");
-	if (slot_filtered(s) && (proc_seccomp_mode(s->pid) != 2 || (filters >= 0 && filters <= inherited_filters()))) {
+	if (slot_filtered(s) && (proc_seccomp_mode(s->pid) != 2 || (filters >= 0 && filters <= slot_base_filters(s)))) {
 		runner_failed(pool, s, RUN_UNFILTERED, true);
 		return -1;
 	}
@@ -844,7 +889,7 @@ static int slot_input(struct pool *pool, struct slot *s)
 		case RECORD_SANDBOX:
 			/* true only from a runner without a filter of its own: one with a filter in place (ours,
 			 * or one code of the submission installed) wrote it itself, which breaks the protocol */
-			if (proc_status_field(s->pid, "Seccomp_filters") != inherited_filters())
+			if (proc_status_field(s->pid, "Seccomp_filters") != slot_base_filters(s))
 				return -2;
 			s->sandbox_failed = true;
 			return -1;
@@ -1146,5 +1191,6 @@ void pool_free(struct pool *pool)
 		free(pool->failed_starts[i].facts.detail);
 	free(pool->failed_starts);
 	free(pool->workdir);
+	strbuf_release(&pool->outer);
 	free(pool);
 }

@@ -114,6 +114,7 @@ struct run_task {
 	const char *runner;     /* runner program path */
 	const char *const *runner_argv; /* its argv (NULL: just "runner") */
 	const struct strbuf *filters;   /* the seccomp programs for GR_FD_FILTER (filter_programs) */
+	const char *runner_dir; /* the directory the runner may read besides the libraries (its build's), or NULL */
 	int function;           /* index into the problem's functions */
 	struct strbuf args;     /* encoded arguments (value_encode) */
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;

@@ -12,6 +12,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdint.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
@@ -37,9 +40,10 @@ static int probed;
 static const char *const step_names[] = {
 	"setsid", "user namespace map", "mount namespace", "hide a directory", "mount /proc",
 	"file descriptors", "rlimits", "chdir", "drop privileges", "exec", "join its cgroup", "restrict its view",
+	"install the seccomp filter",
 };
 enum spawn_step { STEP_SETSID, STEP_USERMAP, STEP_MOUNTNS, STEP_HIDE, STEP_PROC, STEP_FDS,
-		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_CGROUP, STEP_VIEW, STEP_COUNT };
+		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_CGROUP, STEP_VIEW, STEP_FILTER, STEP_COUNT };
 
 struct spawn_failure {
 	int err;
@@ -347,6 +351,33 @@ static int drop_privileges(unsigned long flags, const struct outer_ids *ids)
 	return 0;
 }
 
+/*
+ * Install a classic BPF program as a seccomp filter on this process, its
+ * pid placeholder (filter.h) replaced with the process's own pid; no
+ * allocation (a copy on the stack).  no_new_privs first, as an unprivileged
+ * caller must.  0, or -1 with errno.
+ */
+#define SPAWN_FILTER_MAX 1024 /* instructions; the outer program has about 150 */
+static int install_seccomp(const void *program, size_t len)
+{
+	struct sock_filter insns[SPAWN_FILTER_MAX];
+	size_t count = len / sizeof(struct sock_filter);
+	struct sock_fprog prog = { (unsigned short)count, insns };
+	uint32_t self = (uint32_t)getpid();
+
+	if (len % sizeof(struct sock_filter) || count > SPAWN_FILTER_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(insns, program, len);
+	for (size_t i = 0; i < count; i++)
+		if (insns[i].code == (BPF_JMP | BPF_JEQ | BPF_K) && insns[i].k == GR_PID_PLACEHOLDER)
+			insns[i].k = self;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
 static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned long flags,
 			const struct outer_ids *ids)
 {
@@ -417,6 +448,10 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (s->view && caps.landlock && landlock_restrict(s->view, caps.landlock) < 0)
 		fail_child(errpipe, STEP_VIEW);
+	/* last: the program allows execve, and whatever runs after it - the loader, IFUNC resolvers,
+	 * initialisers - runs under it */
+	if (s->seccomp_len && install_seccomp(s->seccomp_program, s->seccomp_len) < 0)
+		fail_child(errpipe, STEP_FILTER);
 	execve(s->path, s->argv, s->envp ? s->envp : empty_env);
 	fail_child(errpipe, STEP_EXEC);
 }

@@ -14,9 +14,14 @@
  *     reports), so `#include` cannot read them, and a /proc of its own PID
  *     namespace, so it cannot reach into other processes of its uid through
  *     /proc/<pid>/cwd, root or exe.
- *   - for runners: the seccomp programs from filter_programs() (filter.h),
- *     installed by the runner itself before any student code (see
- *     runtime/runtime.c).
+ *   - for runners, before execve (so before the dynamic loader runs any of
+ *     the runner's code: IFUNC resolvers, initialisers): a Landlock view
+ *     (landlock.h LANDLOCK_RUNNER: the libraries, the files it is given, and
+ *     execve of the runner and the loader only) and the outer seccomp
+ *     program (filter.h filter_outer_program: what the loader and the
+ *     runtime need, execve included); then the runner installs the stricter
+ *     programs from filter_programs() itself, before any student code that
+ *     the ELF check knows of (see runtime/runtime.c).
  */
 #ifndef GRADER_SANDBOX_H
 #define GRADER_SANDBOX_H
@@ -95,7 +100,9 @@ struct sandbox_spawn {
 	int nfds;               /* how many of fds[] (at least 3) */
 	struct sandbox_limits limits;
 	const char *const *hide_paths; /* NULL-terminated; directories to hide (compiler) */
-	const struct landlock_view *view; /* what it may see of the file system, where Landlock works (compiler) */
+	const struct landlock_plan *view; /* what it may see of the file system, where Landlock works */
+	const void *seccomp_program;  /* a classic BPF program (struct sock_filter[]) installed right before execve, */
+	size_t seccomp_len;           /* its length in bytes (0: none); needs sandbox_probe()->seccomp */
 	bool use_namespaces;    /* PID/net/IPC namespaces if the machine allows */
 	char *const *envp;      /* environment; NULL: empty */
 };

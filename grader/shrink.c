@@ -231,6 +231,7 @@ static void fill_task(const struct shrinker *s, struct run_task *t, const struct
 	memset(t, 0, sizeof(*t));
 	t->runner = b->runner;
 	t->runner_argv = (const char *const *)b->runner_argv;
+	t->runner_dir = b->runner_dir;
 	t->filters = &s->e->filters[s->p->lang->filters];
 	t->function = s->func;
 	t->args = (struct strbuf)STRBUF_INIT;

@@ -43,6 +43,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -63,6 +64,11 @@ enum program {
 	CASE_NO_NS,    /* the same with the zygote's as GRADER_NO_NAMESPACES=1 builds it */
 	POLICY,        /* the zygote's, then the whole case policy (filter_case_policy): what CASE must equal */
 	POLICY_NO_NS,
+	OUTER,         /* the outer program alone (filter_outer_program), as sandbox_spawn() has it before execve */
+	OUTER_ZYGOTE,  /* the outer program, then the zygote's: what ZYGOTE must equal */
+	OUTER_CASE,    /* the outer program, then the zygote's and the case program: what CASE must equal */
+	OUTER_ZYGOTE_NO_NS,
+	OUTER_CASE_NO_NS,
 };
 
 enum outcome { ALLOWED, REFUSED, TRAPPED, OTHER };
@@ -70,7 +76,9 @@ enum outcome { ALLOWED, REFUSED, TRAPPED, OTHER };
 static const char *const outcome_names[] = { "allowed", "refused", "trapped", "other" };
 static const char *const program_names[] = { "no filter", "zygote filter", "zygote filter (no namespaces)",
 					     "case filters", "case filters (no namespaces)", "case policy",
-					     "case policy (no namespaces)" };
+					     "case policy (no namespaces)", "outer program", "outer and zygote filters",
+					     "outer and case filters", "outer and zygote filters (no namespaces)",
+					     "outer and case filters (no namespaces)" };
 static const char *const flavour_names[] = { "C", "Python" };
 
 /*
@@ -135,13 +143,22 @@ static void build(enum filter_flavour flavour, enum program p, struct strbuf *pr
 	struct strbuf err = STRBUF_INIT;
 	uint32_t len;
 
-	if (p == ZYGOTE_NO_NS || p == CASE_NO_NS || p == POLICY_NO_NS)
+	size_t outer = 0;
+
+	if (p == ZYGOTE_NO_NS || p == CASE_NO_NS || p == POLICY_NO_NS || p == OUTER_ZYGOTE_NO_NS || p == OUTER_CASE_NO_NS)
 		setenv("GRADER_NO_NAMESPACES", "1", 1); /* before the first sandbox_probe() of this child */
+	if (p >= OUTER) {
+		if (filter_outer_program(progs, &err) < 0)
+			_exit(91);
+		outer = progs->len;
+		if (p == OUTER)
+			return;
+	}
 	if (filter_programs(flavour, progs, &err) < 0)
 		_exit(91);
-	memcpy(&len, progs->buf, sizeof(len));
-	if (p == ZYGOTE || p == ZYGOTE_NO_NS)
-		progs->len = sizeof(len) + len; /* the zygote's alone */
+	memcpy(&len, progs->buf + outer, sizeof(len));
+	if (p == ZYGOTE || p == ZYGOTE_NO_NS || p == OUTER_ZYGOTE || p == OUTER_ZYGOTE_NO_NS)
+		progs->len = outer + sizeof(len) + len; /* the zygote's alone (after the outer program) */
 	if (p == POLICY || p == POLICY_NO_NS) {
 		progs->len = sizeof(len) + len; /* the zygote's, then the policy in place of the case program */
 		if (filter_case_policy(flavour, progs, &err) < 0)
@@ -654,6 +671,85 @@ static void test_every_call(void **state)
 		      allowed);
 }
 
+/*
+ * The outer program stays in force under the runtime's filters: with it
+ * below them, every call must get the answer the runtime's filters alone
+ * give (it may refuse nothing they allow; where both refuse, their trap
+ * outranks its error), for every call number, zygote and case child, both
+ * flavours, with and without namespaces.
+ */
+static void test_outer_changes_nothing_below(void **state)
+{
+	static const enum program pairs[][2] = { { OUTER_ZYGOTE, ZYGOTE }, { OUTER_CASE, CASE },
+						 { OUTER_ZYGOTE_NO_NS, ZYGOTE_NO_NS }, { OUTER_CASE_NO_NS, CASE_NO_NS } };
+	static long nrs[SWEEP_TABLE_END + 2];
+	static struct sweep_answer got[sizeof(nrs) / sizeof(nrs[0])], want[sizeof(nrs) / sizeof(nrs[0])];
+	enum filter_flavour fl;
+	size_t count = 0, allowed = 0;
+	(void)state;
+
+	for (long nr = 0; nr < SWEEP_TABLE_END; nr++)
+		nrs[count++] = nr;
+	nrs[count++] = -1;
+	nrs[count++] = 0x7fffffffL;
+	EACH(flavours, fl)
+	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+		sweep(fl, pairs[k][0], nrs, count, got);
+		sweep(fl, pairs[k][1], nrs, count, want);
+		for (size_t i = 0; i < count; i++) {
+			if (got[i].outcome != want[i].outcome || got[i].err != want[i].err ||
+			    (got[i].outcome == OTHER && got[i].status != want[i].status))
+				fail_msg("%s, system call %ld (%s): %s (errno %d) under the %s, %s (errno %d) under the %s",
+					 flavour_names[fl], nrs[i], filter_syscall_name((int)nrs[i]),
+					 outcome_names[got[i].outcome], got[i].err, program_names[pairs[k][0]],
+					 outcome_names[want[i].outcome], want[i].err, program_names[pairs[k][1]]);
+			allowed += got[i].outcome == ALLOWED;
+		}
+	}
+	if (!allowed)
+		fail_msg("no call was allowed under any pair: the sweep checked nothing");
+}
+
+/*
+ * What code that runs before the runtime's filter (the loader, an IFUNC
+ * resolver, an initialiser the ELF check missed) may do under the outer
+ * program alone: read files (Landlock decides which), map libraries
+ * executable, fork - but not open a file for writing, make a socket, start
+ * a process in new namespaces or a thread.
+ */
+static void test_outer_alone(void **state)
+{
+	static char path[] = "/tmp/grader-outer-XXXXXX";
+	int fd;
+	(void)state;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "open for reading", SYS_openat, AT_FDCWD, path, O_RDONLY);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "open a directory", SYS_openat, AT_FDCWD, "/tmp",
+	       O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "open for writing", SYS_openat, AT_FDCWD, path, O_WRONLY);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "open to append", SYS_openat, AT_FDCWD, path, O_RDONLY | O_APPEND);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "create", SYS_openat, AT_FDCWD, "/tmp/grader-outer-new",
+	       O_RDONLY | O_CREAT, 0600);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "truncate", SYS_openat, AT_FDCWD, path, O_RDONLY | O_TRUNC);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "HIGH | O_WRONLY (still writing to the kernel)", SYS_openat,
+	       AT_FDCWD, path, HIGH | O_WRONLY);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "openat2", SYS_openat2, AT_FDCWD, path, 0, 0);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "unlink", SYS_unlink, path);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "socket", SYS_socket, AF_INET, SOCK_STREAM, 0);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "ptrace", SYS_ptrace, 0, 0, 0, 0);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "fork", SYS_clone, SIGCHLD, 0, 0, 0, 0);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "CLONE_NEWUSER", SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "CLONE_THREAD", SYS_clone,
+	       CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_VFORK, 0, 0, 0, 0);
+	expect(FILTER_NATIVE, OUTER, REFUSED, ENOSYS, "clone3", SYS_clone3, 0, 0);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "mmap executable (the loader)", SYS_mmap, 0, 4096,
+	       PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -665,6 +761,8 @@ int main(void)
 		cmocka_unit_test(test_prlimit64_self),
 		cmocka_unit_test(test_exec_memory),
 		cmocka_unit_test(test_every_call),
+		cmocka_unit_test(test_outer_changes_nothing_below),
+		cmocka_unit_test(test_outer_alone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
