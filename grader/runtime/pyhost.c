@@ -197,16 +197,32 @@ static int refuse(const char *what, const char *arg)
 	return -1;
 }
 
+/*
+ * Is name a module compiled into the interpreter?  From the interpreter's
+ * own table, in C: never sys.builtin_module_names, which the program can
+ * replace, nor a comparison that could call a str subclass's __eq__ (the
+ * hook must run no code the program supplies: while it runs, other events
+ * are not checked).
+ */
+static int is_builtin_module(const char *name)
+{
+	for (const struct _inittab *m = PyImport_Inittab; m && m->name; m++)
+		if (!strcmp(m->name, name))
+			return 1;
+	return 0;
+}
+
 /* An import: only what was preloaded (or is built in and harmless). */
 static int audit_import(PyObject *args)
 {
+	/* the name's characters as stored (PyUnicode_AsUTF8 runs no method of a subclass); anything that
+	 * is not a str at all is no import the grader allows */
 	const char *name = utf8_of(PyTuple_Size(args) > 0 ? PyTuple_GetItem(args, 0) : NULL);
 	if (!name)
-		return 0;
+		return refuse("import", NULL);
 	if (in_list(name, forbidden_modules, 0))
 		return refuse("import", name);
-	if (PySys_GetObject("builtin_module_names") &&
-	    PySequence_Contains(PySys_GetObject("builtin_module_names"), PyTuple_GetItem(args, 0)) == 1)
+	if (is_builtin_module(name))
 		return 0;
 	PyErr_Format(PyExc_ImportError, "module '%s' cannot be imported while grading: only the standard "
 		     "library modules loaded before the tests can (functools, itertools, collections, math, heapq, "
