@@ -78,8 +78,13 @@ unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
 # Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build; then
 # integration, reports, pack and part of hostile again as a normal user, with
 # and without user namespaces (tools/run-unprivileged.sh).
+# Each suite's time is printed again at the end (tools/suite-times.sh), so the test-time budget shows in
+# every CI log.
 test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests fuzz-build
-	@tools/run-suites.sh && tools/run-unprivileged.sh
+	@rm -f build/suite-times.txt; rc=0; \
+	SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-suites.sh || rc=1; \
+	[ $$rc -ne 0 ] || SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-unprivileged.sh || rc=1; \
+	tools/suite-times.sh build/suite-times.txt; exit $$rc
 
 # ---- fuzzing (tests/fuzz, docs/fuzzing.md) ----
 # libFuzzer harnesses for what reads untrusted bytes, built with clang into

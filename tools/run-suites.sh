@@ -2,6 +2,8 @@
 # tools/run-suites.sh - run every tests/<suite>/run.sh; each exits 0 when green,
 # 77 when it cannot run here (counted as skipped, never as passed).
 # The suites use $GRADER (default: the ASan/UBSan build) and print their own lines.
+# With SUITE_TIMES=FILE each suite's time is appended to FILE ("seconds suite"),
+# for tools/suite-times.sh.
 set -u
 cd "$(dirname "$0")/.."
 : "${GRADER:=$PWD/build/asan/grader}"
@@ -18,6 +20,7 @@ for suite in tests/*/run.sh; do
 	"$suite"
 	rc=$?
 	echo "time: $suite $(($(date +%s) - started)) s"
+	[ -z "${SUITE_TIMES:-}" ] || echo "$(($(date +%s) - started)) $suite" >> "$SUITE_TIMES"
 	if [ $rc -eq 0 ]; then
 		passed=$((passed + 1))
 	elif [ $rc -eq 77 ]; then   # the suite cannot run here (e.g. needs root): not a pass

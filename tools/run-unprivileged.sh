@@ -121,6 +121,7 @@ run_pass() { # run_pass PASS SUITE
 			sed "s/^/[$pass] /"
 	fi
 	echo "time: [$pass] tests/$suite/run.sh $(($(date +%s) - started)) s"
+	[ -z "${SUITE_TIMES:-}" ] || echo "$(($(date +%s) - started)) [$pass] tests/$suite/run.sh" >> "$SUITE_TIMES"
 	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
 		echo "FAILED: [$pass] tests/$suite/run.sh"
 		failed=$((failed + 1))
