@@ -183,11 +183,46 @@ void build_choice_release(struct build_choice *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * A source saved as UTF-16 or UTF-32 (Windows Notepad's "Unicode" and
+ * "Unicode big endian", some editors' default): neither gcc nor python3
+ * reads it - gcc answers with a screen of "stray '\377' in program",
+ * python3 with "Non-UTF-8 code" or "null bytes".  Told by its byte order
+ * mark, or without one by where its NUL bytes are: source code is mostly
+ * ASCII, which in UTF-16 is a NUL beside every other byte.  A UTF-8 byte
+ * order mark is no such thing: gcc and python3 both take it.  Returns the
+ * encoding's name, or NULL.
+ */
+static const char *wide_encoding(const unsigned char *s, size_t n)
+{
+	size_t pairs = n / 2 < 512 ? n / 2 : 512, le = 0, be = 0;
+
+	if (n >= 4 && !memcmp(s, "\xff\xfe\0\0", 4))
+		return "UTF-32 (little-endian)";
+	if (n >= 4 && !memcmp(s, "\0\0\xfe\xff", 4))
+		return "UTF-32 (big-endian)";
+	if (n >= 2 && s[0] == 0xff && s[1] == 0xfe)
+		return "UTF-16 (little-endian)";
+	if (n >= 2 && s[0] == 0xfe && s[1] == 0xff)
+		return "UTF-16 (big-endian)";
+	for (size_t i = 0; i < pairs; i++) {
+		le += s[2 * i] && !s[2 * i + 1];
+		be += !s[2 * i] && s[2 * i + 1];
+	}
+	/* three pairs in four: a stray NUL or a few characters beyond ASCII do not make it text of another kind */
+	if (pairs >= 2 && le * 4 >= pairs * 3)
+		return "UTF-16 (little-endian, without a byte order mark)";
+	if (pairs >= 2 && be * 4 >= pairs * 3)
+		return "UTF-16 (big-endian, without a byte order mark)";
+	return NULL;
+}
+
 static int copy_source(const char *from, const char *to, struct strbuf *msg)
 {
 	int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	struct strbuf content = STRBUF_INIT;
+	const char *encoding;
 	int ret = -1;
 
 	if (in < 0) {
@@ -204,7 +239,17 @@ static int copy_source(const char *from, const char *to, struct strbuf *msg)
 	}
 	close(in);
 	in = -1;
-	if (read_file(&content, from) < 0 || write_file_atomic(to, content.buf, content.len) < 0) {
+	if (read_file(&content, from) < 0) {
+		strbuf_addf(msg, "cannot copy the file: %s", strerror(errno));
+		goto cleanup;
+	}
+	encoding = wide_encoding((const unsigned char *)content.buf, content.len);
+	if (encoding) {
+		strbuf_addf(msg, "the file is saved as %s, which the compiler cannot read: save it as UTF-8 "
+			    "(in Notepad: File > Save As, Encoding: UTF-8)", encoding);
+		goto cleanup;
+	}
+	if (write_file_atomic(to, content.buf, content.len) < 0) {
 		strbuf_addf(msg, "cannot copy the file: %s", strerror(errno));
 		goto cleanup;
 	}

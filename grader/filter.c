@@ -122,9 +122,12 @@ static int add_rules(scmp_filter_ctx ctx, const int *list, size_t n)
  * zygote's rule can allow any target - from inside, a signal reaches only
  * the runner's own processes (and its init ignores SIGKILL and SIGSTOP) -
  * and the case filter alone keeps the test to itself.  Without a PID
- * namespace the zygote keeps the self-only rule: raise() in a test is then
- * reported as a forbidden call (see runner.c), the price of not letting a
- * constructor signal every process of its uid.
+ * namespace the zygote keeps the self-only rule, the price of not letting a
+ * constructor signal every process of its uid: raise() in a test then
+ * traps, and the runtime's SIGSYS handler reports the end the signal would
+ * have had when it was one to the test itself that ends it (abort(), a
+ * failed assert(): runtime.c gr_self_signal), else a forbidden call.  No
+ * rule can do better: the zygote's program cannot know its children's pids.
  */
 static int add_signal_rules(scmp_filter_ctx ctx, bool any_target)
 {
@@ -371,8 +374,9 @@ cleanup:
  * other pid, the default being to allow), which libseccomp cannot express:
  * its not-equal compares all 64 bits.  The pid placeholder is patched by the
  * runtime, as in the policy's rule.  Without a PID namespace the zygote's
- * rule allows only the zygote's own pid, so a case child's raise() is
- * refused by the pair, as it always was.  tests/unit/test_filter.c checks
+ * rule allows only the zygote's own pid, so a case child's raise() traps
+ * under the pair (see add_signal_rules for what the runtime makes of it).
+ * tests/unit/test_filter.c checks
  * that the pair answers as the zygote's filter with the whole case policy
  * on top would, for every system call number of the architecture.
  */

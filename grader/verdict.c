@@ -90,9 +90,11 @@ static char *wall_limit_message(const struct run_task *t)
 /* What a call that is allowed on some arguments only was refused for, in the student's terms. */
 static const char *forbidden_detail(const char *name)
 {
-	/* without a PID namespace the zygote's filter cannot let a test signal itself (sandbox.c) */
+	/* without a PID namespace the zygote's filter cannot let a test signal itself (filter.c); the runtime
+	 * plays such a signal only when it would have ended the test (runtime.c gr_self_signal) */
 	if (!sandbox_probe()->namespaces && (!strcmp(name, "tgkill") || !strcmp(name, "kill") || !strcmp(name, "tkill")))
-		return "; abort(), assert() and raise() send signals too, which this sandbox cannot allow";
+		return "; in this sandbox a program may send a signal only to itself, and only one that ends it "
+		       "(abort(), a failed assert(), raise(SIGTERM)), not one it handles, ignores or blocks";
 	if (!strcmp(name, "mmap") || !strcmp(name, "mprotect"))
 		return "; here, memory may not be made executable (PROT_EXEC)";
 	if (!strcmp(name, "mremap"))

@@ -37,7 +37,7 @@ wrapper=$top/build/tests/deny-userns
 user=combgrader-test
 # (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2)
 FALLBACK_FIXTURES="correct wrong-answers crash stack-overflow out-of-bounds endless-loop sleeper compile-error
-chatter shrink py-correct py-exception py-endless-loop py-recursion py-import-error py-chatter"
+chatter shrink assert-fail py-correct py-exception py-endless-loop py-recursion py-import-error py-chatter"
 
 [ -x "$wrapper" ] || { echo "run-unprivileged: no $wrapper (make build/tests/deny-userns)"; exit 1; }
 [ -x "$top/build/asan/grader" ] || { echo "run-unprivileged: no build/asan/grader"; exit 1; }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -532,6 +533,17 @@ static int append_step_summary(const struct view *v, const struct report_options
  * the instructor's with --show-hidden.  Returns 0, or -1 when one could
  * not be written.
  */
+bool cli_reader_gone(FILE *f)
+{
+	struct pollfd p = { fileno(f), POLLOUT, 0 };
+	struct stat st;
+
+	if (!ferror(f) || p.fd < 0 || fstat(p.fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return false;
+	/* a pipe without readers, a socket whose peer shut down: POLLERR or POLLHUP at once */
+	return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP));
+}
+
 int cli_write_reports(struct cli *cli, const struct grade_result *r)
 {
 	struct view v;
@@ -561,14 +573,14 @@ int cli_write_reports(struct cli *cli, const struct grade_result *r)
 		o.color = cli->color == 1 ||
 			  (cli->color == -1 && out == stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
 		if (cli->formats[i].format->write(out, &v, &o) < 0)
-			ret = error("cannot write the %s report", cli->formats[i].format->name);
+			ret = cli_reader_gone(out) ? -1 : error("cannot write the %s report", cli->formats[i].format->name);
 		if (cli->formats[i].format->write == report_github && append_step_summary(&v, &o) < 0)
 			ret = -1;
 		if (out != stdout && fclose(out) != 0)
 			ret = error("cannot write '%s': %s", file, strerror(errno));
 	}
 	if (fflush(stdout) != 0)
-		ret = error("cannot write to standard output: %s", strerror(errno));
+		ret = cli_reader_gone(stdout) ? -1 : error("cannot write to standard output: %s", strerror(errno));
 	view_release(&v);
 	return ret;
 }

@@ -77,6 +77,14 @@ int cli_open_reports(struct cli *cli);
 int cli_load_problems(struct cli *cli, struct problem_set *set);
 void cli_engine_options(const struct cli *cli, struct engine_options *o, struct problem_set *set);
 int cli_write_reports(struct cli *cli, const struct grade_result *r);
+/*
+ * Did writing to f fail because its reader went away (`grader | head`):
+ * f has its error flag set and is a pipe or socket whose other end is
+ * closed?  Such a failure is not the grader's: the writers say nothing of
+ * it, and main() ends the grader by SIGPIPE once everything is cleaned up,
+ * as git, grep and cat end.  A file (a full disk) is never such a reader.
+ */
+bool cli_reader_gone(FILE *f);
 /* Say once, on stderr, what the sandbox cannot enforce here for this use. */
 void cli_warn_isolation(enum sandbox_use use);
 /*

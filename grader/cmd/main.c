@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -226,5 +227,11 @@ int main(int argc, char **argv)
 	cli_release(&cli);
 	if (grader_interrupted)
 		ret = 130;
+	/* the reader of the output stopped early (`| head`): not the grader's failure, and no "internal error";
+	 * now that everything is cleaned up, end as other tools do, by the SIGPIPE that was ignored meanwhile */
+	if (ret != GRADER_EXIT_OK && ret != 130 && cli_reader_gone(stdout)) {
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	return ret;
 }

@@ -53,7 +53,7 @@ static int write_reports(struct cli *cli, const struct mutation_result *r)
 		}
 		if ((!strcmp(cli->formats[i].format->name, "json") ? mutation_write_json(out, r)
 								      : mutation_write_text(out, r, cli->verbose)) < 0)
-			ret = error("cannot write the %s report", cli->formats[i].format->name);
+			ret = cli_reader_gone(out) ? -1 : error("cannot write the %s report", cli->formats[i].format->name);
 		if (out != stdout && fclose(out) != 0)
 			ret = error("cannot write '%s': %s", file, strerror(errno));
 	}
@@ -103,7 +103,8 @@ int cmd_mutate(struct cli *cli)
 	mutation_result_release(&r);
 cleanup:
 	if (fflush(stdout) != 0) {
-		error("cannot write to standard output: %s", strerror(errno));
+		if (!cli_reader_gone(stdout))
+			error("cannot write to standard output: %s", strerror(errno));
 		ret = GRADER_EXIT_INTERNAL;
 	}
 	problem_set_release(&set);

@@ -41,6 +41,7 @@
 #define GR_MAGIC_STACK 0x4b435453u   /* "STCK": a fault at the stack pointer, near the stack's end */
 #define GR_MAGIC_BOUNDS 0x444e4242u  /* "BBND": a fault on the guard page after an array argument */
 #define GR_BOUNDS_WRITE 0x10000u     /* in GR_MAGIC_BOUNDS's syscall_nr: the access was a write */
+#define GR_MAGIC_SIGNAL 0x4c464c53u  /* "SLFL": a trapped kill/tgkill the test aimed at itself (value: the signal) */
 
 /* Stands for "this process's pid" in seccomp programs; patched at install. */
 #define GR_PID_PLACEHOLDER 0x7ffffff1u

@@ -93,6 +93,7 @@ static struct function functions[MAX_FUNCTIONS];
 static int nfunctions;
 static const char *module_name, *file_name;
 static char *source;              /* the student's file, read before the filter */
+static size_t source_len;         /* its length in bytes (it may hold a NUL: see nul_position) */
 static PyObject *code;            /* ...compiled */
 static PyObject *stdout_orig, *stderr_orig;
 static const char *stdlib_dir = "/usr/lib/python3";
@@ -146,7 +147,32 @@ static char *read_source(const char *path)
 		buf = NULL;
 	}
 	close(fd);
+	source_len = buf ? (size_t)st.st_size : 0;
 	return buf;
+}
+
+/*
+ * Where the source's first NUL byte is (line and column, 1-based): 1 when
+ * it has one, else 0.  Python compiles a C string, which would end at the
+ * NUL and leave what follows unseen; python3 run on the file refuses it
+ * whole ("source code cannot contain null bytes", a SyntaxError since
+ * Python 3.12 and late 3.11 releases), and so does the grader.
+ */
+static int nul_position(long *line, long *col)
+{
+	const char *nul = source ? memchr(source, '\0', source_len) : NULL;
+	*line = 1;
+	*col = 1;
+	if (!nul)
+		return 0;
+	for (const char *p = source; p < nul; p++) {
+		(*col)++;
+		if (*p == '\n') {
+			(*line)++;
+			*col = 1;
+		}
+	}
+	return 1;
 }
 
 /* Line number lineno (1-based) of the source, stripped, into out. */
@@ -524,6 +550,11 @@ static int check_syntax(const char *path, const char *name)
 		fprintf(stdout, "%s: cannot be read (not a regular file, or larger than 1 MiB)\n", name);
 		return 1;
 	}
+	if (nul_position(&line, &col)) {
+		fprintf(stdout, "%s, line %ld, column %ld: SyntaxError: source code cannot contain null bytes\n"
+			"    (a NUL byte, which python3 refuses too: remove it)\n", name, line, col);
+		return 1;
+	}
 	if (start_interpreter() < 0) {
 		fprintf(stdout, "the Python interpreter could not start\n");
 		return 2;
@@ -566,6 +597,8 @@ static void preload_modules(void)
 
 int gr_stub_init(int argc, char **argv, struct gr_function **out, int *nout, struct gr_load *load)
 {
+	long nul_line, nul_col;
+
 	*out = table;
 	*nout = 0;
 	if (argc == 4 && !strcmp(argv[1], "--check"))
@@ -586,6 +619,10 @@ int gr_stub_init(int argc, char **argv, struct gr_function **out, int *nout, str
 	source = read_source(argv[1]);
 	if (!source || start_interpreter() < 0) {
 		host_failure(load, source ? "the Python interpreter could not start" : "the module cannot be read");
+		return -1;
+	}
+	if (nul_position(&nul_line, &nul_col)) {
+		host_failure(load, "the module holds a NUL byte (it passed the syntax check)");
 		return -1;
 	}
 	preload_modules();

@@ -217,14 +217,70 @@ static inline __attribute__((always_inline)) void gr_raw_write_full(int fd, cons
  */
 #define GR_SI_SECCOMP 1 /* SIGSYS's si_code from a seccomp trap (the kernel's SYS_SECCOMP) */
 
+/*
+ * A trapped call that was a signal the test sent itself (raise(), abort(),
+ * a failed assert(): tgkill(its pid, its tid, sig); kill(its pid, sig)),
+ * with a signal whose default action would have ended it: that signal,
+ * else 0.  Without a PID namespace the zygote's filter, which stays in
+ * force in every case child, lets signals go to the zygote's pid only
+ * (filter.c add_signal_rules), so such a call traps there; with one the
+ * call runs and the test dies of the signal.  The handler cannot send the
+ * signal (the same filters hold), but it can say so, and the zygote
+ * reports the end the call would have had (gr_self_signal_end), so the
+ * verdict is the same at every isolation level.  Nothing is sent to
+ * anyone: a test gains no way to signal another process.  A signal that
+ * would not have ended it - one it handles, ignores or blocks (its
+ * disposition read, its mask from the trap's context), one ignored by
+ * default, SIGSYS - stays a forbidden call: the handler could not play
+ * what it does.  Raw calls and plain reads only, like the handler.
+ */
+static inline __attribute__((always_inline)) int gr_self_signal(int nr, const void *ctx)
+{
+	const ucontext_t *uc = ctx;
+	const unsigned long *mask = (const unsigned long *)&uc->uc_sigmask;
+	unsigned long act[4] = { 1, 0, 0, 0 }; /* the kernel's struct sigaction: the handler first */
+	unsigned long bits = 8 * sizeof(unsigned long);
+	long pid = gr_raw_syscall4(SYS_getpid, 0, 0, 0, 0), a0, a1, a2;
+	int sig;
+
+#if defined(__x86_64__)
+	a0 = uc->uc_mcontext.gregs[REG_RDI];
+	a1 = uc->uc_mcontext.gregs[REG_RSI];
+	a2 = uc->uc_mcontext.gregs[REG_RDX];
+#elif defined(__aarch64__)
+	a0 = (long)uc->uc_mcontext.regs[0];
+	a1 = (long)uc->uc_mcontext.regs[1];
+	a2 = (long)uc->uc_mcontext.regs[2];
+#else
+	return 0;
+#endif
+	/* ints to the kernel: their low 32 bits */
+	if (nr == SYS_kill && (int)a0 == (int)pid)
+		sig = (int)a1;
+	else if (nr == SYS_tgkill && (int)a0 == (int)pid && (int)a1 == (int)gr_raw_syscall4(SYS_gettid, 0, 0, 0, 0))
+		sig = (int)a2;
+	else
+		return 0;
+	if (sig == SIGKILL || sig == SIGSTOP)
+		return sig; /* neither handled, ignored nor blocked */
+	if (sig < 1 || sig > 64 || sig == SIGSYS || sig == SIGCHLD || sig == SIGCONT || sig == SIGURG ||
+	    sig == SIGWINCH || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+		return 0; /* the last three: discarded by the kernel in the runner's orphaned process group */
+	if ((mask[(unsigned)(sig - 1) / bits] >> ((unsigned)(sig - 1) % bits)) & 1)
+		return 0;
+	if (gr_raw_syscall4(SYS_rt_sigaction, sig, 0, (long)act, 8) != 0 || act[0] != (unsigned long)SIG_DFL)
+		return 0;
+	return sig;
+}
+
 static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 {
 	uint64_t sigsys = 1ull << (SIGSYS - 1);
 
 	(void)sig;
-	(void)ctx;
 	if (info->si_code == GR_SI_SECCOMP && gr_case.answer_fd >= 0) {
-		struct gr_answer a = { GR_MAGIC_FORBID, info->si_syscall, 0, 0, 0 };
+		int self = gr_self_signal(info->si_syscall, ctx);
+		struct gr_answer a = { self ? GR_MAGIC_SIGNAL : GR_MAGIC_FORBID, info->si_syscall, self, 0, 0 };
 		gr_raw_write_full(gr_case.answer_fd, &a, sizeof(a));
 	} else if (info->si_code == GR_SI_SECCOMP) {
 		/* initialised in place, not by memset() (tests/unit/handler_calls.sh checks the compiler agrees) */
@@ -1207,11 +1263,28 @@ static void gr_parse_answer(const struct gr_answer_buf *ab, struct gr_report *r,
 }
 
 /*
+ * A trapped signal to itself (gr_self_signal): the end the call would have
+ * had where it runs - death by the signal (no core: the runner's core
+ * limit is 0), or for SIGSTOP a stop, which the zygote ends at once where
+ * it may (gr_child_event).  The record is the test's to forge, and says
+ * only what the test could have done with a PID namespace.
+ */
+static void gr_self_signal_end(struct gr_report *r, int sig)
+{
+	if (sig == SIGSTOP) {
+		r->flags |= GR_STOPPED;
+		r->stop_signal = (uint32_t)sig;
+		sig = SIGKILL;
+	}
+	r->wait_status = sig;
+}
+
+/*
  * A child that died of SIGSYS without a forbidden-call record as its
  * outcome wrote records of its own before the call (gr_on_sigsys): the
  * trap's record is the last thing it wrote, so the last one in what came
  * names the call (a record the test forged itself could only name a wrong
- * one), and no answer stands.
+ * one), or the signal it sent itself, and no answer stands.
  */
 static void gr_find_forbid(const struct gr_answer_buf *ab, struct gr_report *r)
 {
@@ -1225,6 +1298,10 @@ static void gr_find_forbid(const struct gr_answer_buf *ab, struct gr_report *r)
 		if (a.magic == GR_MAGIC_FORBID) {
 			r->flags |= GR_FORBIDDEN;
 			r->syscall_nr = a.syscall_nr;
+			return;
+		}
+		if (a.magic == GR_MAGIC_SIGNAL && a.value > 0 && a.value <= 64 && a.value != SIGSYS) {
+			gr_self_signal_end(r, (int)a.value);
 			return;
 		}
 	}

@@ -389,8 +389,8 @@ if [ -n "${loop_elapsed:-}" ]; then
 fi
 
 # A test that stops itself is ended at once, by the zygote's SIGCHLD, not at
-# the wall-clock limit: its message says so (where the sandbox lets the test
-# signal itself at all; elsewhere raise() is a forbidden call).
+# the wall-clock limit: its message says so (without a PID namespace the
+# runtime reports the stop its trapped raise() would have made).
 stop_expected=$here/fixtures/sigstop-self/EXPECTED
 [ -f "$stop_expected.${HOSTILE_LEVEL:-none}" ] && stop_expected=$stop_expected.$HOSTILE_LEVEL
 if [ -f "$S/run-sigstop-self.json" ] && grep -q '^timelimit' "$stop_expected"; then

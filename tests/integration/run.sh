@@ -572,6 +572,24 @@ check "-o FILE: exit 0, the JSON goes to FILE and nothing to stdout" sh -c \
 	'[ "$1" = 0 ] && [ ! -s "$2" ] && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$3"' \
 	sh "$code" "$TMP/o.out" "$TMP/o.json"
 
+# ---- an output that closes early, an output that is full (README "Exit codes") ----
+# a reader that stops early (`| head`) is not the grader's failure: no message, no exit 3 ("internal
+# error"); it ends by SIGPIPE, as git and grep do (141 in the shell).  The verbose report of p1 and p2
+# (about 140 KiB) is more than a pipe holds, so its writing must meet the closed end.
+{ "$GRADER" --cache "$CACHE" --color never --only p1,p2 --show-hidden -v reference 2>"$TMP/pipe.err"
+	echo $? >"$TMP/pipe.rc"; } | head -n 1 >/dev/null
+check "| head: the grader ends by SIGPIPE (status $(cat "$TMP/pipe.rc"), want 141) and says nothing on stderr" \
+	sh -c '[ "$(cat "$1")" = 141 ] && [ ! -s "$2" ]' sh "$TMP/pipe.rc" "$TMP/pipe.err"
+# a full disk is a real failure: said, exit 3 (/dev/full: every write fails with ENOSPC)
+"$GRADER" --cache "$CACHE" --only p4 reference >/dev/full 2>"$TMP/full.err"
+code=$?
+check "stdout on a full disk (/dev/full): exit 3 (got $code), 'No space left on device' said" sh -c \
+	'[ "$1" = 3 ] && grep -q "cannot write to standard output: No space left on device" "$2"' sh "$code" "$TMP/full.err"
+"$GRADER" --cache "$CACHE" --only p4 --format json:/dev/full reference >/dev/null 2>"$TMP/full-report.err"
+code=$?
+check "--format json:/dev/full: exit 3 (got $code), the report's write error said" sh -c \
+	'[ "$1" = 3 ] && grep -q "cannot write .*/dev/full.*No space left on device" "$2"' sh "$code" "$TMP/full-report.err"
+
 # ---- honest command line (issue 14, item 6): refused at once, exit 2, before any grading ----
 # usage_case NAME MESSAGE ARGS...: the grader with ARGS exits 2, says MESSAGE on stderr, grades nothing
 usage_case() {

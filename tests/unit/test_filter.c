@@ -16,7 +16,9 @@
  *
  * The zygote's filter is loaded alone; a case child's as the runtime has
  * it, the case program on top of the zygote's (the kernel takes the
- * stricter answer of the two).  test_every_call checks that pair against
+ * stricter answer of the two), and for the signal rules also as a real case
+ * child has them: the case program loaded in a process forked after the
+ * zygote's (FORKED_NO_NS).  test_every_call checks that pair against
  * the case policy (filter_case_policy, also on the zygote's) on every
  * system call number, as the kernel answers.
  * Without seccomp every test is reported SKIPPED, never passed.
@@ -64,6 +66,8 @@ enum program {
 	CASE_NO_NS,    /* the same with the zygote's as GRADER_NO_NAMESPACES=1 builds it */
 	POLICY,        /* the zygote's, then the whole case policy (filter_case_policy): what CASE must equal */
 	POLICY_NO_NS,
+	FORKED_NO_NS,  /* as a case child really is: the zygote's (no namespaces) loaded, a fork, the case program
+			* loaded in the new process - whose pid is not the one patched into the zygote's */
 	OUTER,         /* the outer program alone (filter_outer_program), as sandbox_spawn() has it before execve */
 	OUTER_ZYGOTE,  /* the outer program, then the zygote's: what ZYGOTE must equal */
 	OUTER_CASE,    /* the outer program, then the zygote's and the case program: what CASE must equal */
@@ -76,9 +80,9 @@ enum outcome { ALLOWED, REFUSED, TRAPPED, OTHER };
 static const char *const outcome_names[] = { "allowed", "refused", "trapped", "other" };
 static const char *const program_names[] = { "no filter", "zygote filter", "zygote filter (no namespaces)",
 					     "case filters", "case filters (no namespaces)", "case policy",
-					     "case policy (no namespaces)", "outer program", "outer and zygote filters",
-					     "outer and case filters", "outer and zygote filters (no namespaces)",
-					     "outer and case filters (no namespaces)" };
+					     "case policy (no namespaces)", "case filters in a forked child (no namespaces)",
+					     "outer program", "outer and zygote filters", "outer and case filters",
+					     "outer and zygote filters (no namespaces)", "outer and case filters (no namespaces)" };
 static const char *const flavour_names[] = { "C", "Python" };
 
 /*
@@ -145,7 +149,8 @@ static void build(enum filter_flavour flavour, enum program p, struct strbuf *pr
 
 	size_t outer = 0;
 
-	if (p == ZYGOTE_NO_NS || p == CASE_NO_NS || p == POLICY_NO_NS || p == OUTER_ZYGOTE_NO_NS || p == OUTER_CASE_NO_NS)
+	if (p == ZYGOTE_NO_NS || p == CASE_NO_NS || p == POLICY_NO_NS || p == FORKED_NO_NS || p == OUTER_ZYGOTE_NO_NS ||
+	    p == OUTER_CASE_NO_NS)
 		setenv("GRADER_NO_NAMESPACES", "1", 1); /* before the first sandbox_probe() of this child */
 	if (p >= OUTER) {
 		if (filter_outer_program(progs, &err) < 0)
@@ -194,6 +199,34 @@ struct answer {
 	int extra; /* rt_sigaction: is SIGSYS's handler SIG_IGN after the call (unfiltered checks only) */
 };
 
+/*
+ * FORKED_NO_NS: load the zygote's program, fork, and in the new process the
+ * case program (returns there); this process dies as that one did, of the
+ * same signal (sent to itself, which the zygote's program allows) or with
+ * its exit code.
+ */
+static void load_forked(enum filter_flavour flavour)
+{
+	struct strbuf progs = STRBUF_INIT;
+	uint32_t len;
+	int status;
+	pid_t pid;
+
+	build(flavour, FORKED_NO_NS, &progs);
+	memcpy(&len, progs.buf, sizeof(len));
+	install(progs.buf);
+	pid = fork();
+	if (pid == 0) {
+		install(progs.buf + sizeof(len) + len);
+		return;
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		_exit(95);
+	if (WIFSIGNALED(status))
+		kill(getpid(), WTERMSIG(status));
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 95);
+}
+
 /* In the child: load the program, make the call, report.  Never returns. */
 static void child(int fd, enum filter_flavour flavour, enum program p, long nr, const unsigned long a[6])
 {
@@ -202,10 +235,12 @@ static void child(int fd, enum filter_flavour flavour, enum program p, long nr, 
 
 	/* the trap's signal kills: cmocka catches SIGSYS in its tests (and would go on with them in this child) */
 	signal(SIGSYS, SIG_DFL);
+	if (p == FORKED_NO_NS)
+		load_forked(flavour); /* from here on in the forked process: "itself" is that one */
+	else if (p != UNFILTERED)
+		load(flavour, p);
 	for (int i = 0; i < 6; i++)
 		v[i] = fill(a[i]);
-	if (p != UNFILTERED)
-		load(flavour, p);
 	ans.ret = syscall(nr, v[0], v[1], v[2], v[3], v[4], v[5]);
 	ans.err = errno;
 	if (nr == SYS_clone && ans.ret == 0)
@@ -442,6 +477,17 @@ static void test_kill_self(void **state)
 	EACH(flavours, fl)
 		expect(fl, ZYGOTE, machine_has_namespaces() ? ALLOWED : TRAPPED, 0,
 		       "its parent (no condition with a PID namespace)", SYS_kill, TOKEN_PARENT, 0);
+	/* a case child without a PID namespace: the zygote's rule (the zygote's pid only) stays in force, so even
+	 * a signal to itself traps - the runtime's SIGSYS handler makes of it the end the signal would have had
+	 * (runtime.c gr_self_signal; hostile fixtures abort-early, assert-fail, raise-term) - and the zygote and
+	 * every other target trap too */
+	EACH(flavours, fl) {
+		expect(fl, FORKED_NO_NS, TRAPPED, 0, "itself", SYS_kill, TOKEN_SELF, 0);
+		expect(fl, FORKED_NO_NS, TRAPPED, 0, "HIGH | itself", SYS_kill, HIGH | TOKEN_SELF, 0);
+		expect(fl, FORKED_NO_NS, TRAPPED, 0, "its zygote (its parent)", SYS_kill, TOKEN_PARENT, 0);
+		expect(fl, FORKED_NO_NS, TRAPPED, 0, "every process (-1)", SYS_kill, -1L, 0);
+		expect(fl, FORKED_NO_NS, ALLOWED, 0, "getpid (the forked process runs under both)", SYS_getpid, 0);
+	}
 }
 
 /* tgkill(pid_t tgid, pid_t tid, int sig): the same rule on tgid (the kernel requires tid to be of tgid). */
@@ -458,6 +504,11 @@ static void test_tgkill_self(void **state)
 		expect(fl, p, ALLOWED, 0, "HIGH | itself", SYS_tgkill, HIGH | TOKEN_SELF, TOKEN_TID, 0);
 		expect(fl, p, TRAPPED, 0, "its parent", SYS_tgkill, TOKEN_PARENT, TOKEN_PARENT, 0);
 		expect(fl, p, TRAPPED, 0, "1 << 32 | its parent", SYS_tgkill, 1ul << 32 | TOKEN_PARENT, TOKEN_PARENT, 0);
+	}
+	/* see test_kill_self: without a PID namespace a case child's raise() traps, to itself or not */
+	EACH(flavours, fl) {
+		expect(fl, FORKED_NO_NS, TRAPPED, 0, "itself", SYS_tgkill, TOKEN_SELF, TOKEN_TID, 0);
+		expect(fl, FORKED_NO_NS, TRAPPED, 0, "its zygote (its parent)", SYS_tgkill, TOKEN_PARENT, TOKEN_PARENT, 0);
 	}
 }
 
