@@ -115,7 +115,7 @@ cleanup:
  */
 static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 {
-	static const char *const subdirs[] = { "students", "state", SIMILARITY_DIR, NULL };
+	static const char *const subdirs[] = { "students", "state", SIMILARITY_DIR, BATCH_FEEDBACK_DIR, NULL };
 
 	for (int i = 0; subdirs[i]; i++) {
 		char *path = xasprintf("%s/%s", outdir, subdirs[i]);
@@ -142,16 +142,21 @@ static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 	return gradebook_lms_remove(outdir, err);
 }
 
-/* Done already (--resume): a state record for this very input and problem set, and its reports. */
+/*
+ * Done already (--resume): a state record for this very input and problem set, its reports, and its feedback
+ * (an output written before there was feedback grades the student again, so every student has it).
+ */
 static bool already_graded(const struct run *r, const struct student *s)
 {
+	static const char *const files[][2] = { { BATCH_FEEDBACK_DIR, "txt" }, { BATCH_FEEDBACK_DIR, "md" },
+						 { "students", "json" }, { "students", "txt" } };
 	struct student_state st;
 	bool done;
 	if (state_read(r->o->outdir, s->id, &r->manifest, &st) < 0)
 		return false;
 	done = !st.retry && !strcmp(st.fingerprint, s->fingerprint);
-	for (int k = 0; done && st.graded && k < 2; k++) {
-		char *path = xasprintf("%s/students/%s.%s", r->o->outdir, s->id, k ? "txt" : "json");
+	for (int k = 0; done && k < (st.graded ? 4 : 2); k++) {
+		char *path = xasprintf("%s/%s/%s.%s", r->o->outdir, files[k][0], s->id, files[k][1]);
 		done = access(path, F_OK) == 0;
 		free(path);
 	}
@@ -445,7 +450,8 @@ static int copy_shard(const char *dir, const struct batch_manifest *m, const cha
 		      struct strbuf *err)
 {
 	static const char *const files[][2] = { { "state", "json" }, { "students", "json" }, { "students", "txt" },
-						 { SIMILARITY_DIR, "json" } };
+						 { SIMILARITY_DIR, "json" }, { BATCH_FEEDBACK_DIR, "txt" },
+						 { BATCH_FEEDBACK_DIR, "md" } };
 	for (int k = 0; k < m->nids; k++) {
 		for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 			char *from = xasprintf("%s/%s/%s.%s", dir, files[f][0], m->ids[k], files[f][1]);
@@ -607,6 +613,28 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 	return manifest_write(o->outdir, &r->manifest, err);
 }
 
+/*
+ * The notes about the class's entries (entries skipped, names escaped), printed before any student is graded so
+ * that they are not lost in the progress; each line cleaned (names are untrusted bytes).  The lines printed.
+ */
+static int print_notes(FILE *to, struct strbuf *notes)
+{
+	int lines = 0;
+	for (const char *p = notes->buf; *p;) {
+		size_t l = strcspn(p, "\n");
+		char *line = xstrndup(p, l);
+		struct strbuf clean = STRBUF_INIT;
+		text_clean(&clean, line, 0);
+		fprintf(to, "grader: warning: %s\n", clean.buf);
+		strbuf_release(&clean);
+		free(line);
+		lines++;
+		p += l + (p[l] == '\n');
+	}
+	strbuf_reset(notes);
+	return lines;
+}
+
 /* The students still to grade (all, or those --resume does not find done). */
 static int *todo_list(const struct run *r, int *ntodo, int *resumed)
 {
@@ -681,6 +709,8 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	r.output.report = &r.report;
 	if (open_run(&r, out, notes, err, usage) < 0)
 		goto cleanup;
+	if (o->progress)
+		out->warnings = print_notes(o->progress, notes);
 	todo = todo_list(&r, &ntodo, &out->resumed);
 	r.nworkers = o->jobs > 0 ? o->jobs : cpu_count();
 	if (r.nworkers > ntodo)

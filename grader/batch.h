@@ -48,6 +48,7 @@ struct batch_summary {
 	int students;                /* in this shard */
 	int class_size;              /* in the whole class */
 	int resumed, graded_now;
+	int warnings;                /* lines about the class's entries printed before grading */
 	struct gradebook_totals totals;
 	double seconds;
 };
@@ -57,7 +58,10 @@ struct batch_summary {
  * in err; *usage says whether that was the user's mistake (a bad outdir or
  * submissions folder: exit 2), and grader_interrupted whether it was Ctrl-C
  * (the students graded so far are kept).  Lines for the user that are not
- * errors (entries ignored) go to notes.
+ * errors (entries ignored, names escaped: batch_class.h) are printed to
+ * o->progress once the class is listed, before any student is graded, as
+ * "grader: warning: ..." (cleaned, text.h); those not printed (no progress
+ * stream, or the run failed before) are left in notes for the caller.
  */
 int batch_grade(const struct batch_options *o, struct batch_summary *out, struct strbuf *notes,
 		struct strbuf *err, bool *usage);

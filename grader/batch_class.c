@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "version.h"
 
 #define FINGERPRINT_READ_CAP (256ull << 20)  /* bytes of one submission hashed in full */
+#define MORE_THAN_ONE "more than one submission: "
 
 static int cmp_student(const void *a, const void *b)
 {
@@ -36,7 +38,38 @@ void student_release(struct student *s)
 	lms_student_free(s->lms);
 }
 
-/* The folders layout: every folder and archive of dir is a student. */
+/* Archives of kinds the grader does not unpack: a student handed one in, so it is a row, not a note. */
+static const char *const other_archives[] = { ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst", ".tzst",
+					      ".tar.lz", ".tar.lzma", ".rar", ".7z", ".gz", ".bz2", ".xz", ".zst", NULL };
+
+/* Is name an archive of another kind (.rar, .7z, .tar.xz, ...)?  *stem_len: the name without it. */
+static bool other_archive(const char *name, size_t *stem_len)
+{
+	size_t len = strlen(name);
+	for (int i = 0; other_archives[i]; i++) {
+		size_t sl = strlen(other_archives[i]);
+		if (len > sl && !strcasecmp(name + len - sl, other_archives[i])) {
+			*stem_len = len - sl;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The id of an entry: its name without the archive's extension (any kind of archive). */
+static char *entry_id(const char *name)
+{
+	size_t stem;
+	if ((unpack_is_archive(name, &stem) || other_archive(name, &stem)) && stem > 0)
+		return xstrndup(name, stem);
+	return xstrdup(name);
+}
+
+/*
+ * The folders layout: every folder and archive of dir is a student, and so
+ * is every entry that was meant to be one but cannot be graded (an archive
+ * of another kind, an entry that cannot be read): those get a row saying why.
+ */
 static int list_folders(const char *dir, const char *outdir, struct student **out, int *count, struct strbuf *notes,
 			struct strbuf *err)
 {
@@ -56,14 +89,16 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 		const char *name = de->d_name;
 		struct stat st;
 		size_t stem;
-		char *path, *id = NULL;
+		char *path, *id = NULL, *unusable = NULL;
 		bool archive = false;
 
 		if (name[0] == '.' || !strcmp(name, "__MACOSX"))
 			continue;
 		path = xasprintf("%s/%s", dir, name);
 		if (stat(path, &st) < 0) {
-			strbuf_addf(notes, "ignoring '%s': %s\n", path, strerror(errno));
+			/* a dangling link, no permission: still somebody's entry */
+			id = entry_id(name);
+			unusable = xasprintf("cannot read '%s': %s", name, strerror(errno));
 		} else if (have_out && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino) {
 			; /* the output directory inside the submissions */
 		} else if (S_ISDIR(st.st_mode)) {
@@ -71,6 +106,11 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 		} else if (S_ISREG(st.st_mode) && unpack_is_archive(name, &stem) && stem > 0) {
 			id = xstrndup(name, stem);
 			archive = true;
+		} else if (S_ISREG(st.st_mode) && other_archive(name, &stem) && stem > 0) {
+			id = xstrndup(name, stem);
+			unusable = xasprintf("'%s' is an archive the grader does not unpack (it reads .zip, .tar.gz, .tgz "
+					     "and .tar): unpack it into a folder '%.*s' or pack it again as a .zip",
+					     name, (int)stem, name);
 		} else {
 			strbuf_addf(notes, "ignoring '%s': not a folder, .zip or .tar.gz\n", path);
 		}
@@ -84,6 +124,7 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 		list[n].name = xstrdup(name);
 		list[n].path = path;
 		list[n].archive = archive;
+		list[n].unusable = unusable;
 		n++;
 	}
 	closedir(d);
@@ -117,38 +158,134 @@ static int list_lms(const char *dir, enum lms_layout layout, const struct lms_op
 }
 
 /*
- * Skip ids no file name or gradebook can carry (with a note), sort by id,
- * and make two entries for one id one unusable row.  The students kept.
+ * A name as an id: the name itself when it is UTF-8 without control
+ * characters (or other characters text_clean() escapes); else its backslashes
+ * doubled, then every byte that is not UTF-8 and every such character
+ * escaped as text_clean() writes them ("\xe9l\xe8ve"), '\n' and '\t' as
+ * "\x0a" and "\x09": safe in a file name, a CSV cell and a terminal, and
+ * two different names never give one id this way.  *escaped: it was.
+ */
+static char *name_to_id(const char *name, bool *escaped)
+{
+	struct strbuf out = STRBUF_INIT, dbl = STRBUF_INIT;
+	char *id;
+
+	text_clean(&out, name, 0);
+	*escaped = strcmp(out.buf, name) || strpbrk(name, "\n\t");
+	if (!*escaped)
+		return strbuf_detach(&out);
+	strbuf_reset(&out);
+	for (const char *p = name; *p; p++) {
+		if (*p == '\\')
+			strbuf_addch(&dbl, '\\');
+		strbuf_addch(&dbl, *p);
+	}
+	text_clean(&out, dbl.buf, 0);
+	strbuf_release(&dbl);
+	for (const char *p = out.buf; *p; p++) {
+		if (*p == '\n' || *p == '\t')
+			strbuf_addf(&dbl, "\\x%02x", *p);
+		else
+			strbuf_addch(&dbl, *p);
+	}
+	strbuf_release(&out);
+	id = strbuf_detach(&dbl);
+	return id;
+}
+
+/* The name read as Latin-1 (what old zip tools wrote), cleaned: a guess, for the user to recognise the student. */
+static void latin1_guess(struct strbuf *sb, const char *name)
+{
+	struct strbuf utf8 = STRBUF_INIT;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+		if (*p < 0x80) {
+			strbuf_addch(&utf8, *p);
+		} else {
+			strbuf_addch(&utf8, 0xc0 | (*p >> 6));
+			strbuf_addch(&utf8, 0x80 | (*p & 0x3f));
+		}
+	}
+	text_clean(sb, utf8.buf, 0);
+	strbuf_release(&utf8);
+}
+
+/* An entry as messages name it: cleaned, and marked when its name had to be escaped (two entries may look alike). */
+static void entry_words(struct strbuf *sb, const struct student *s)
+{
+	strbuf_addch(sb, '\'');
+	text_clean(sb, s->name, 0);
+	strbuf_addf(sb, "'%s", s->escaped ? " (a name that is not UTF-8 or has control characters)" : "");
+}
+
+/* An id no file name or gradebook can carry as it is: escaped, with a note saying so. */
+static void escape_id(struct student *s, struct strbuf *notes)
+{
+	bool escaped;
+	char *id = name_to_id(s->id, &escaped);
+	if (!escaped) {
+		free(id);
+		return;
+	}
+	s->escaped = true;
+	strbuf_addstr(notes, "the name of '");
+	text_clean(notes, s->path ? s->path : s->name, 0);
+	if (!text_is_utf8(s->id)) {
+		strbuf_addstr(notes, "' is not UTF-8 (read as Latin-1, a guess: '");
+		latin1_guess(notes, s->id);
+		strbuf_addstr(notes, "')");
+	} else {
+		strbuf_addstr(notes, "' has control characters");
+	}
+	strbuf_addf(notes, ": its row's id is '%s' (rename it to change that)\n", id);
+	if (s->lms) {
+		/* the LMS roster finds the student by id; the name goes into the import file: cleaned */
+		struct strbuf name = STRBUF_INIT;
+		free(s->lms->person.id);
+		s->lms->person.id = xstrdup(id);
+		text_clean(&name, s->lms->person.name, 0);
+		free(s->lms->person.name);
+		s->lms->person.name = strbuf_detach(&name);
+	}
+	free(s->id);
+	s->id = id;
+}
+
+/*
+ * Escape ids no file name or gradebook can carry as they are (with a note),
+ * sort by id, and make two entries for one id one unusable row naming them
+ * all.  Every entry keeps a row.  The number of students.
  */
 static int tidy_class(struct student *list, int n, struct strbuf *notes)
 {
 	int kept = 0;
 
-	for (int i = 0; i < n; i++) {
-		if (text_is_utf8(list[i].id) && !strpbrk(list[i].id, "\r\n\t")) {
-			list[kept++] = list[i];
-			continue;
-		}
-		strbuf_addf(notes, "ignoring '%s': rename it (the name is not valid UTF-8 or has control characters)\n",
-			    list[i].path ? list[i].path : list[i].name);
-		student_release(&list[i]);
-	}
-	n = kept;
-	kept = 0;
+	for (int i = 0; i < n; i++)
+		escape_id(&list[i], notes);
 	if (n)
 		qsort(list, (size_t)n, sizeof(*list), cmp_student);
 	for (int i = 0; i < n; i++) {
 		if (kept && !strcmp(list[kept - 1].id, list[i].id)) {
 			struct student *k = &list[kept - 1];
-			char *why = k->unusable ? xasprintf("%s, '%s'", k->unusable, list[i].name)
-						: xasprintf("more than one submission: '%s', '%s'", k->name, list[i].name);
+			struct strbuf why = STRBUF_INIT;
+			if (k->unusable && !strncmp(k->unusable, MORE_THAN_ONE, strlen(MORE_THAN_ONE))) {
+				strbuf_addf(&why, "%s, ", k->unusable);
+			} else {
+				strbuf_addstr(&why, MORE_THAN_ONE);
+				entry_words(&why, k);
+				strbuf_addstr(&why, ", ");
+			}
+			entry_words(&why, &list[i]);
 			free(k->unusable);
-			k->unusable = why;
+			k->unusable = strbuf_detach(&why);
 			student_release(&list[i]);
 			continue;
 		}
 		list[kept++] = list[i];
 	}
+	/* said now, before the grading, not only in the progress lines among the others */
+	for (int i = 0; i < kept; i++)
+		if (list[i].unusable)
+			strbuf_addf(notes, "'%s' will not be graded: %s\n", list[i].id, list[i].unusable);
 	return kept;
 }
 

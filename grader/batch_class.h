@@ -23,6 +23,7 @@ struct student {
 	char *name;          /* the entry in SUBMISSIONS: "alice", "bob.zip" (an LMS download: batch_lms.h's entry) */
 	char *path;          /* SUBMISSIONS/name; NULL for a flat LMS download's student (lms->files are graded) */
 	bool archive;
+	bool escaped;        /* the name is not UTF-8 or has control characters: id is it escaped ("\xe9l\xe8ve") */
 	char *unusable;      /* why it cannot be graded at all (e.g. two entries for one id), or NULL */
 	struct lms_student *lms; /* the LMS layouts: files, other entries, who they are; NULL for folders */
 	char fingerprint[DIGEST_HEX_SIZE];
@@ -33,11 +34,15 @@ void student_release(struct student *s);
 /*
  * The students of dir, sorted by id, in the layout o->layout names or
  * detects (LMS_AUTO; *layout says which).  The folders layout: every folder
- * and archive of dir is a student; hidden entries, __MACOSX and o->outdir
- * are skipped; other entries are skipped with a line in *notes (warnings
- * for the user).  The LMS layouts: batch_lms.h.  Two entries for one id
- * (alice/ and alice.zip) make one unusable row; an id that is not UTF-8 or
- * holds control characters is skipped with a note.  0, or -1 with a
+ * and archive of dir is a student, and so is an archive of a kind the
+ * grader does not unpack (.rar, .7z, .tar.xz, ...) or an entry that cannot
+ * be read, as an unusable row saying why; hidden entries, __MACOSX and
+ * o->outdir are skipped; other files are skipped with a line in *notes
+ * (warnings for the user).  The LMS layouts: batch_lms.h.  An id that is
+ * not UTF-8 or holds control characters is escaped ("\xe9l\xe8ve", with a
+ * note giving its Latin-1 reading) and graded.  Two entries for one id
+ * (alice/ and alice.zip, also after escaping) make one unusable row naming
+ * both.  So every entry that is a student has a row.  0, or -1 with a
  * message in err when dir cannot be read or holds no student at all (the
  * message says what it holds).
  */

@@ -26,6 +26,69 @@ static char *student_file(const struct batch_output *out, const char *id, const 
 	return xasprintf("%s/students/%s.%s", out->outdir, id, ext);
 }
 
+static char *feedback_file(const struct batch_output *out, const char *id, const char *ext)
+{
+	return xasprintf("%s/" BATCH_FEEDBACK_DIR "/%s.%s", out->outdir, id, ext);
+}
+
+/* Cleaned text inline in Markdown: HTML and Markdown punctuation as entities (as report_markdown.c writes it). */
+static void md_inline(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+	text_clean(&clean, s, 0);
+	for (const char *p = clean.buf; *p; p++) {
+		if (*p == '\n')
+			strbuf_addstr(sb, "<br>");
+		else if (strchr("&<>|`*_[]\\~$#", *p))
+			strbuf_addf(sb, "&#%d;", *p);
+		else
+			strbuf_addch(sb, *p);
+	}
+	strbuf_release(&clean);
+}
+
+/*
+ * The feedback of a student who was not graded: why, when it is about what
+ * they handed in; when the grader failed (retry), only that it did - the
+ * details are the instructor's, and the student is graded again.
+ */
+static int write_fail_feedback(const struct batch_output *out, const struct student *s, const char *reason,
+			       bool retry, struct strbuf *err)
+{
+	static const char *const grader_side = "the grader could not finish grading it; this is not a fault of your "
+					       "submission, and it will be graded again";
+	static const char *const resubmit = "Correct this and hand it in again, or ask your instructor.";
+	const char *why = retry ? grader_side : reason;
+	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT;
+	char *tpath = feedback_file(out, s->id, "txt"), *mpath = feedback_file(out, s->id, "md");
+	int ret = 0;
+
+	strbuf_addstr(&txt, "Your submission '");
+	text_clean(&txt, s->name, 0);
+	strbuf_addstr(&txt, "' was not graded.\n\nWhy: ");
+	text_clean(&txt, why, 0);
+	strbuf_addch(&txt, '\n');
+	if (!retry)
+		strbuf_addf(&txt, "\n%s\n", resubmit);
+	strbuf_addstr(&md, "## Not graded\n\nYour submission <code>");
+	md_inline(&md, s->name);
+	strbuf_addstr(&md, "</code> was not graded.\n\n**Why:** ");
+	md_inline(&md, why);
+	strbuf_addch(&md, '\n');
+	if (!retry)
+		strbuf_addf(&md, "\n%s\n", resubmit);
+	if (write_file_atomic(tpath, txt.buf, txt.len) < 0 || write_file_atomic(mpath, md.buf, md.len) < 0) {
+		strbuf_addf(err, "cannot write the feedback in '%s/" BATCH_FEEDBACK_DIR "': %s", out->outdir,
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&txt);
+	strbuf_release(&md);
+	free(tpath);
+	free(mpath);
+	return ret;
+}
+
 int batch_student_fail(const struct batch_output *out, const struct student *s, const char *reason, bool retry,
 		       struct strbuf *err)
 {
@@ -45,7 +108,10 @@ int batch_student_fail(const struct batch_output *out, const struct student *s, 
 	st.status = xasprintf("error: %s", reason);
 	text_one_line(st.status);
 	st.retry = retry;
-	ret = state_write(out->outdir, out->manifest, &st, err);
+	/* the feedback before the state record: a student is done only with both */
+	ret = write_fail_feedback(out, s, reason, retry, err);
+	if (!ret)
+		ret = state_write(out->outdir, out->manifest, &st, err);
 	free(st.status);
 	return ret;
 }
@@ -124,30 +190,60 @@ static int render(report_writer write, const struct view *v, const struct report
 	return ret;
 }
 
-static int write_reports(const struct batch_output *out, const struct student *s, const struct grade_result *r,
-			 struct strbuf *err)
+/* Render v with each writer and write the files: paths[k] gets writers[k]'s output. */
+static int write_views(const struct view *v, const struct report_options *o, const report_writer *writers,
+		       char *const *paths, int n, struct strbuf *err)
 {
-	struct strbuf json = STRBUF_INIT, text = STRBUF_INIT;
-	char *jpath = student_file(out, s->id, "json"), *tpath = student_file(out, s->id, "txt");
-	struct view v;
+	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
-	view_build(&v, r, true); /* the instructor's files (batch_student.h) */
-	if (render(report_json, &v, out->report, &json) < 0 || render(report_text, &v, out->report, &text) < 0) {
-		strbuf_addstr(err, "cannot render the reports");
-		goto cleanup;
-	}
-	if (write_file_atomic(jpath, json.buf, json.len) < 0 || write_file_atomic(tpath, text.buf, text.len) < 0) {
-		strbuf_addf(err, "cannot write the reports in '%s/students': %s", out->outdir, strerror(errno));
-		goto cleanup;
+	for (int k = 0; k < n; k++) {
+		strbuf_reset(&sb);
+		if (render(writers[k], v, o, &sb) < 0) {
+			strbuf_addstr(err, "cannot render the reports");
+			goto cleanup;
+		}
+		if (write_file_atomic(paths[k], sb.buf, sb.len) < 0) {
+			strbuf_addf(err, "cannot write '%s': %s", paths[k], strerror(errno));
+			goto cleanup;
+		}
 	}
 	ret = 0;
 cleanup:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * students/<id>.json and .txt, the instructor's view (the JSON compact,
+ * report_json.c), and feedback/<id>.txt and .md, the student's view: hidden
+ * groups as counts, naming the submission as the student handed it in.
+ */
+static int write_reports(const struct batch_output *out, const struct student *s, const struct grade_result *r,
+			 struct strbuf *err)
+{
+	static const report_writer instructor_writers[] = { report_json, report_text };
+	static const report_writer student_writers[] = { report_text, report_markdown };
+	char *instructor[] = { student_file(out, s->id, "json"), student_file(out, s->id, "txt") };
+	char *student[] = { feedback_file(out, s->id, "txt"), feedback_file(out, s->id, "md") };
+	struct report_options compact = *out->report;
+	struct view v;
+	int ret;
+
+	compact.compact = true;
+	view_build(&v, r, true);
+	ret = write_views(&v, &compact, instructor_writers, instructor, 2, err);
 	view_release(&v);
-	strbuf_release(&json);
-	strbuf_release(&text);
-	free(jpath);
-	free(tpath);
+	if (!ret) {
+		view_build(&v, r, false);
+		v.submission = s->name;
+		ret = write_views(&v, out->report, student_writers, student, 2, err);
+		view_release(&v);
+	}
+	for (int k = 0; k < 2; k++) {
+		free(instructor[k]);
+		free(student[k]);
+	}
 	return ret;
 }
 

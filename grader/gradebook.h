@@ -7,8 +7,10 @@
  *                               class size and key, this output's students
  *   OUTDIR/state/<id>.json      per student, written last (the commit
  *                               point): fingerprint, status, scores, timing
- *   OUTDIR/students/<id>.json   report_json (the single-grading contract)
- *   OUTDIR/students/<id>.txt    report_text, no colour
+ *   OUTDIR/students/<id>.json   report_json, compact: the instructor's record
+ *   OUTDIR/students/<id>.txt    report_text, no colour (the instructor's view)
+ *   OUTDIR/feedback/<id>.txt    the student's view, to hand back
+ *   OUTDIR/feedback/<id>.md     (batch_student.h)
  *   OUTDIR/grades.csv           one row per student, sorted by id
  *   OUTDIR/canvas-import.csv    for a class from Canvas or Moodle: the LMS's
  *   OUTDIR/moodle-import.csv    grade import (gradebook_lms.h)

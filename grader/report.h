@@ -30,6 +30,7 @@
 struct report_options {
 	bool color;        /* ANSI colours (text) */
 	bool verbose;      /* text: list passing tests too */
+	bool compact;      /* json: the batch's record (report_json.c): one line, quiet tests short */
 	const char *version;
 };
 

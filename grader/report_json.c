@@ -15,6 +15,25 @@
  * (counts and points, "listed": false) and nothing else.  Format version 3
  * (this one): hidden tests are no longer listed for students, groups say
  * "listed", problems say what the output budget left out.
+ *
+ * Compact (report_options.compact: the record `grader batch` keeps of
+ * every student, students/<id>.json) is the same document with every test
+ * still listed, in case order, but without what the problem file and the
+ * reference already say, so that a class of a thousand does not need
+ * gigabytes: "compact": true at the top, no indentation, and
+ *   - a quiet test (correct, no message, printed nothing) is
+ *     {"name", "group", "verdict", "time_ms", "wall_ms", "peak_kb"}: its
+ *     score and max_score are the points the problem file gives it, its
+ *     call is in the problem file (the case at this position; a generated
+ *     input comes from the problem's generator and the case's index), and
+ *     its expected and returned values are the reference's;
+ *   - a test that did not run (skipped after a failure in an all-or-nothing
+ *     group, or every test of a problem that did not build) is
+ *     {"name", "group", "verdict"}: its score is 0, its message the build's
+ *     (build_message) or the verdict's;
+ *   - "visibility" is left out when it is "public" (a hidden test says
+ *     "hidden"), "limit_ms" when it is its group's limits.cpu_ms;
+ *   - every other test (failed, or printed something) is written in full.
  */
 #include "report.h"
 
@@ -71,16 +90,43 @@ static json_t *group_json(const struct view_group *vg)
 	return j;
 }
 
-static json_t *test_json(const struct problem *p, const struct view_test *vt)
+/* How much of a test the compact record writes (above). */
+enum test_detail { TEST_FULL, TEST_QUIET, TEST_NOT_RUN };
+
+static enum test_detail test_detail(const struct view_problem *vp, const struct view_test *vt)
 {
 	const struct test_result *t = vt->t;
+	if (t->verdict == V_SKIPPED || (vp->build_verdict != V_CORRECT && t->verdict == vp->build_verdict))
+		return TEST_NOT_RUN;
+	if (t->verdict == V_CORRECT && !vt->message && !vt->output && !t->output_total)
+		return TEST_QUIET;
+	return TEST_FULL;
+}
+
+static json_t *test_json(const struct view_problem *vp, const struct view_test *vt, bool compact)
+{
+	const struct problem *p = vp->problem;
+	const struct test_result *t = vt->t;
+	const struct group *grp = &p->groups[t->tc->group];
+	enum test_detail detail = compact ? test_detail(vp, vt) : TEST_FULL;
 	struct strbuf sb = STRBUF_INIT;
 	json_t *j = json_object();
 
 	json_object_set_new(j, "name", json_string(t->tc->name));
-	json_object_set_new(j, "group", json_string(p->groups[t->tc->group].name));
-	json_object_set_new(j, "visibility", json_string(visibility_name(p->groups[t->tc->group].visibility)));
+	json_object_set_new(j, "group", json_string(grp->name));
+	if (!compact || grp->visibility != VIS_PUBLIC)
+		json_object_set_new(j, "visibility", json_string(visibility_name(grp->visibility)));
 	json_object_set_new(j, "verdict", json_string(verdict_name(t->verdict)));
+	if (detail == TEST_NOT_RUN)
+		return j;
+	if (detail == TEST_QUIET) {
+		json_object_set_new(j, "time_ms", json_integer(t->time_ms));
+		json_object_set_new(j, "wall_ms", json_integer(t->wall_ms));
+		if (t->limit_ms != vp->groups[t->tc->group].tally.limit_ms)
+			json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
+		json_object_set_new(j, "peak_kb", json_integer((json_int_t)t->peak_kb));
+		return j;
+	}
 	json_object_set_new(j, "score", json_real(t->score));
 	json_object_set_new(j, "max_score", json_real(t->max_score));
 	json_object_set_new(j, "time_ms", json_integer(t->time_ms));
@@ -176,7 +222,7 @@ static json_t *shrunk_json(const struct view_problem *vp)
 	return j;
 }
 
-static json_t *problem_json(const struct view_problem *vp)
+static json_t *problem_json(const struct view_problem *vp, bool compact)
 {
 	const struct problem *p = vp->problem;
 	json_t *pj = json_object(), *tests = json_array(), *groups = json_array();
@@ -209,7 +255,7 @@ static json_t *problem_json(const struct view_problem *vp)
 		json_array_append_new(groups, group_json(&vp->groups[g]));
 	json_object_set_new(pj, "groups", groups);
 	for (int k = 0; k < vp->ntests; k++)
-		json_array_append_new(tests, test_json(p, &vp->tests[k]));
+		json_array_append_new(tests, test_json(vp, &vp->tests[k], compact));
 	json_object_set_new(pj, "tests", tests);
 	json_object_set_new(pj, "growth", vp->growth ? growth_json(vp->growth) : json_null());
 	return pj;
@@ -232,11 +278,14 @@ int report_json(FILE *out, const struct view *v, const struct report_options *o)
 	json_object_set_new(root, "isolation", json_string(v->isolation ? v->isolation : ""));
 	json_object_set_new(root, "internal_error", json_boolean(v->internal_error));
 	json_object_set_new(root, "show_hidden", json_boolean(v->instructor));
+	if (o->compact)
+		json_object_set_new(root, "compact", json_true());
 	for (int i = 0; i < v->nproblems; i++)
-		json_array_append_new(problems, problem_json(&v->problems[i]));
+		json_array_append_new(problems, problem_json(&v->problems[i], o->compact));
 	json_object_set_new(root, "problems", problems);
 	/* 12 significant digits: 14.2, not 14.200000000000003 */
-	ret = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	ret = json_dumpf(root, out, (o->compact ? JSON_COMPACT : JSON_INDENT(2)) | JSON_PRESERVE_ORDER |
+				    JSON_REAL_PRECISION(12));
 	fputc('\n', out);
 	json_decref(root);
 	return ret < 0 || ferror(out) ? -1 : 0;

@@ -28,11 +28,17 @@ static double deadline_from_env(void)
 	return 0;
 }
 
+/* What batch_grade left unprinted (batch.h): names are untrusted bytes, so each line is cleaned. */
 static void print_notes(const struct strbuf *notes)
 {
 	for (const char *p = notes->buf; *p;) {
 		size_t l = strcspn(p, "\n");
-		warning("%.*s", (int)l, p);
+		char *line = xstrndup(p, l);
+		struct strbuf clean = STRBUF_INIT;
+		text_clean(&clean, line, 0);
+		warning("%s", clean.buf);
+		strbuf_release(&clean);
+		free(line);
 		p += l + (p[l] == '\n');
 	}
 }
@@ -53,7 +59,12 @@ static void print_summary(const char *outdir, const struct batch_summary *s)
 	fprintf(stderr, "grader: %d of %d student%s graded", s->totals.graded, s->totals.students,
 		s->totals.students == 1 ? "" : "s");
 	if (s->totals.errors)
-		fprintf(stderr, " (%d row%s with status 'error: ...')", s->totals.errors, s->totals.errors == 1 ? "" : "s");
+		fprintf(stderr, " (%d row%s with status 'error: ...'", s->totals.errors, s->totals.errors == 1 ? "" : "s");
+	if (s->warnings)
+		fprintf(stderr, "%s%d warning%s about the class's entries above", s->totals.errors ? "; " : " (",
+			s->warnings, s->warnings == 1 ? "" : "s");
+	if (s->totals.errors || s->warnings)
+		fputc(')', stderr);
 	fprintf(stderr, " in %s; ", took.buf);
 	print_written(outdir, &s->totals);
 	strbuf_release(&took);

@@ -105,6 +105,8 @@ expected = {
 if hostile:
     expected["zed"] = ("0", "0", "0", "ok")
 raw = open(os.path.join(out, "grades.csv"), "rb").read()
+def st_name(sid):  # the entry the student handed in, as the feedback names it
+    return json.load(open(os.path.join(out, "state", sid + ".json")))["input"]
 fails = 0
 def check(name, cond):
     global fails
@@ -130,13 +132,24 @@ for r in rows[1:]:
     t = os.path.join(out, "students", r[0] + ".txt")
     if graded:
         rep = json.load(open(j))
-        check("students/%s.json is the report (score %s)" % (r[0], rep["score"]),
-              abs(rep["score"] - float(e[2])) < 1e-9 and [p["id"] for p in rep["problems"]] == ["parity", "sum"]
+        check("students/%s.json is the report, compact (score %s)" % (r[0], rep["score"]),
+              rep.get("compact") is True and rep["show_hidden"] is True and open(j, "rb").read().count(b"\n") == 1
+              and abs(rep["score"] - float(e[2])) < 1e-9 and [p["id"] for p in rep["problems"]] == ["parity", "sum"]
               and rep["submission"].startswith(os.path.dirname(out)))
         txt = open(t, "rb").read()
         check("students/%s.txt has no colour" % r[0], b"\x1b[" not in txt and len(txt) > 0)
     else:
         check("no report files for %s" % r[0], not os.path.exists(j) and not os.path.exists(t))
+    fb = [os.path.join(out, "feedback", r[0] + ext) for ext in (".txt", ".md")]
+    texts = [open(f, "rb").read() if os.path.exists(f) else b"" for f in fb]
+    if graded:
+        check("feedback/%s.txt and .md: the student's report" % r[0],
+              all(texts) and texts[1].startswith(b"## Grading results: ") and b"\x1b[" not in texts[0]
+              and ("Grading " + st_name(r[0])).encode() in texts[0])
+    else:
+        why = e[3][len("error: "):]
+        check("feedback/%s.txt and .md: not graded, and why" % r[0],
+              all(texts) and b"was not graded" in texts[0] and why.encode() in texts[0] and b"Not graded" in texts[1])
     st = json.load(open(os.path.join(out, "state", r[0] + ".json")))
     check("state/%s.json: fingerprint and status" % r[0], len(st["fingerprint"]) == 64 and st["status"] == e[3])
 sys.exit(1 if fails else 0)
@@ -145,6 +158,60 @@ rc=$?
 cat "$T/rows.out"
 passed=$((passed + $(grep -c '^ok - ' "$T/rows.out")))
 failed=$((failed + $(grep -c '^FAIL - ' "$T/rows.out")))
+# the feedback is the student's view: no hidden test's name, input or expected value in it, while the
+# instructor's files have them (so the check can fail); the compact JSON says what the full report says
+"$GRADER" --show-hidden --format json $SMALL "$T/class/bob" >"$T/bob.full.json" 2>"$T/bob.full.err"
+python3 - "$T/full" "$T/bob.full.json" >"$T/feedback-check.out" 2>&1 <<'PYEOF'
+import json, os, sys
+out, full = sys.argv[1], json.load(open(sys.argv[2]))
+fails = []
+public_calls, secrets = set(), []
+for p in full["problems"]:
+    for t in p["tests"]:
+        if t["visibility"] == "public":
+            public_calls.add(t["call"])
+for p in full["problems"]:
+    for t in p["tests"]:
+        if t["visibility"] != "hidden" or t["call"] in public_calls:
+            continue
+        args = t["call"][t["call"].index("(") + 1:]
+        secrets += [t["name"], t["call"], args[:24]]
+        if abs(t.get("expected", 0)) >= 1000:
+            secrets.append(str(t["expected"]))
+if len(secrets) < 6:
+    fails.append("too few hidden inputs to look for: %r" % secrets)
+instructor = open(os.path.join(out, "students", "bob.txt")).read()
+if not any(s in instructor for s in secrets):
+    fails.append("the instructor's students/bob.txt shows no hidden input: the check below would prove nothing")
+fb = open(os.path.join(out, "feedback", "bob.txt")).read()
+if "total([1, 2, 3])" not in fb or "random (hidden" not in fb or "0 of 3 passed" not in fb:
+    fails.append("feedback/bob.txt lacks the public failure or the hidden group's counts")
+for name in sorted(os.listdir(os.path.join(out, "feedback"))):
+    text = open(os.path.join(out, "feedback", name), encoding="utf-8").read()
+    for s in secrets:
+        if s in text:
+            fails.append("feedback/%s shows the hidden %r" % (name, s))
+# compact: every test listed; what it keeps equals the full report; what it drops is the problem file's
+comp = json.load(open(os.path.join(out, "students", "bob.json")))
+for pf, pc in zip(full["problems"], comp["problems"]):
+    if [t["name"] for t in pf["tests"]] != [t["name"] for t in pc["tests"]]:
+        fails.append("%s: the compact record does not list every test" % pf["id"])
+    for tf, tc in zip(pf["tests"], pc["tests"]):
+        for k, v in tc.items():
+            if k not in ("time_ms", "wall_ms", "peak_kb") and tf.get(k) != v:
+                fails.append("%s %s: %s is %r, the full report says %r" % (pf["id"], tf["name"], k, v, tf.get(k)))
+        if tf["verdict"] == "correct" and set(tc) - {"name", "group", "visibility", "verdict", "time_ms", "wall_ms",
+                                                      "peak_kb"}:
+            fails.append("%s %s: a quiet test keeps %s" % (pf["id"], tf["name"], sorted(tc)))
+        if tf["verdict"] not in ("correct", "skipped") and "call" not in tc:
+            fails.append("%s %s: a failed test lost its call" % (pf["id"], tf["name"]))
+        if tc.get("visibility", "public") != tf["visibility"]:
+            fails.append("%s %s: visibility" % (pf["id"], tf["name"]))
+print("\n".join(fails))
+sys.exit(1 if fails else 0)
+PYEOF
+check "feedback: the student's view, no hidden input in it; students/<id>.json compact == the full report" [ $? -eq 0 ]
+grep -v '^$' "$T/feedback-check.out"
 check "no file escaped from the malicious archives" sh -c \
 	"! find '$T' /tmp -maxdepth 3 -name 'escaped-by-*' 2>/dev/null | grep -q ."
 check "scratch space cleaned up" sh -c "[ -z \"\$(ls -A '$T/tmp')\" ]"
@@ -154,6 +221,16 @@ cp "$T/full/grades.csv" "$T/grades.full.csv"
 "$GRADER" batch "$T/class" -o "$T/full" $SMALL --resume -j 2 2>"$T/resume0.err"
 check "resume of a finished batch grades nobody" grep -q "2[12] already graded: grading 0" "$T/resume0.err"
 check "resume of a finished batch: same grades.csv" cmp "$T/full/grades.csv" "$T/grades.full.csv"
+nrows=$(ls "$T/full/state" | wc -l)
+check "resume of a finished batch: the feedback kept, a .txt and a .md per row ($nrows)" sh -c \
+	"[ \$(ls '$T/full/feedback' | grep -c '[.]txt\$') -eq $nrows ] && [ \$(ls '$T/full/feedback' | grep -c '[.]md\$') -eq $nrows ]"
+cp "$T/full/feedback/bob.txt" "$T/bob.feedback.txt"
+rm "$T/full/feedback/bob.md" "$T/full/feedback/mallory.txt"
+"$GRADER" batch "$T/class" -o "$T/full" $SMALL --resume -j 2 2>"$T/resume1.err"
+check "resume: a student whose feedback is missing is graded again" grep -q "already graded: grading 2 " "$T/resume1.err"
+check "... and gets it back" sh -c "[ -s '$T/full/feedback/bob.md' ] && [ -s '$T/full/feedback/mallory.txt' ] &&
+	cmp -s '$T/full/feedback/bob.txt' '$T/bob.feedback.txt'"
+check "... with the same gradebook" cmp "$T/full/grades.csv" "$T/grades.full.csv"
 
 # ---- 3. SIGKILL midway, then --resume: byte-identical gradebook ----
 setsid "$GRADER" batch "$T/class" -o "$T/killed" $SMALL -j 1 >/dev/null 2>"$T/killed.err" &
@@ -194,7 +271,9 @@ check "no gradebook after a kill" [ ! -e "$T/killed/grades.csv" ]
 check "resume reports the students already graded" grep -q "already graded" "$T/resume.err"
 check "killed + resumed grades.csv == uninterrupted run, byte for byte" cmp "$T/killed/grades.csv" "$T/grades.full.csv"
 check "killed + resumed summary.html == uninterrupted run" cmp "$T/killed/summary.html" "$T/full/summary.html"
-check "no write_file_atomic leftovers" sh -c "! ls '$T/killed/state' '$T/killed/students' | grep -q '\.tmp\.'"
+check "no write_file_atomic leftovers" sh -c "! ls '$T/killed/state' '$T/killed/students' '$T/killed/feedback' | grep -q '\.tmp\.'"
+check "killed + resumed: the same feedback files as the uninterrupted run" \
+	sh -c "[ \"\$(ls '$T/killed/feedback')\" = \"\$(ls '$T/full/feedback')\" ]"
 
 # ---- 4. shards 1/2 and 2/2, merged == one run ----
 "$GRADER" batch "$T/class" -o "$T/s1" $SMALL --shard 1/2 -j 1 >/dev/null 2>"$T/s1.err" &
@@ -215,6 +294,8 @@ check "merged grades.csv == single run" cmp "$T/merged/grades.csv" "$T/grades.fu
 check "merged summary.html == single run" cmp "$T/merged/summary.html" "$T/full/summary.html"
 check "merged batch.json == single run" cmp "$T/merged/batch.json" "$T/full/batch.json"
 check "merged students/ has the same files" sh -c "[ \"\$(ls '$T/merged/students')\" = \"\$(ls '$T/full/students')\" ]"
+check "merged feedback/ has the same files" sh -c "[ \"\$(ls '$T/merged/feedback')\" = \"\$(ls '$T/full/feedback')\" ]"
+check "merged feedback/bob.md == single run" cmp "$T/merged/feedback/bob.md" "$T/full/feedback/bob.md"
 check "no sanitizer reports (resume, shards, merge)" no_sanitizer_errors "$T/resume.err" "$T/s1.err" "$T/s2.err" "$T/merge.err"
 
 # ---- 5. the HTML summary ----
@@ -347,7 +428,22 @@ check "real problems/: batch rc=$rc" [ "$rc" -eq 0 ]
 check "real problems/: the reference copies get full marks" sh -c \
 	"grep -q '^ref,31,26,57,57,ok' '$T/out3/grades.csv' && grep -q '^ref2,31,26,57,57,ok' '$T/out3/grades.csv'"
 check "real problems/: the template is graded" grep -q '^template,[0-9.]*,[0-9.]*,[0-9.]*,57,ok' "$T/out3/grades.csv"
-check "no sanitizer reports (crash, real problems)" no_sanitizer_errors "$T/out2.err" "$T/out2r.err" "$T/out3.err"
+mkdir -p "$T/class5/full" "$T/class5/empty"
+cp reference/*.c "$T/class5/full/"
+echo "nothing yet" >"$T/class5/empty/README"
+"$GRADER" batch "$T/class5" -o "$T/out5" --cache "$T/cache" -j 2 >/dev/null 2>"$T/out5.err"
+rc=$?
+check "real problems/, every problem: the reference gets full marks (rc=$rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -q '^full,25.2,36.5,23,31,26,141.7,141.7,ok' '$T/out5/grades.csv'"
+for s in full empty; do
+	size=$(wc -c <"$T/out5/students/$s.json")
+	tests=$(python3 -c 'import json,sys; print(sum(len(p["tests"]) for p in json.load(open(sys.argv[1]))["problems"]))' \
+		"$T/out5/students/$s.json")
+	check "real problems/: students/$s.json lists all $tests tests in $size bytes (< 1 MiB)" \
+		[ "$size" -lt 1048576 -a "$tests" -gt 7000 ]
+done
+check "no sanitizer reports (crash, real problems)" no_sanitizer_errors "$T/out2.err" "$T/out2r.err" "$T/out3.err" \
+	"$T/out5.err"
 
 # ---- 10. LMS downloads: Canvas, Moodle, Gradescope; their import files; the formula guard ----
 lms_check() { # lms_check LAYOUT OUTDIR [ASSIGNMENT]: the files read back cell by cell (check-lms.py)
@@ -420,6 +516,106 @@ check "a class of unrecognised files is an error listing them (rc=$rc)" sh -c \
 	"[ $rc -eq 2 ] && grep -q \"it holds 'photo.jpg', 'readme.txt' (2 files, 0 folders)\" '$T/odd.err'"
 check "no sanitizer reports (LMS resume, shards, no students)" no_sanitizer_errors "$T/lms-resume.err" \
 	"$T/lms-resume2.err" "$T/lms-m1.err" "$T/lms-m2.err" "$T/lms-mm.err" "$T/lms-forced.err" "$T/empty.err" "$T/odd.err"
+
+# ---- 11. nobody lost: names that are not UTF-8, archives of other kinds, entries that cannot be read ----
+# Latin-1 names as old zip tools write them (\351 = é, \350 = è), made with printf: the folder is graded under
+# the id '\xe9l\xe8ve' (the warning gives the Latin-1 reading), an archive named in Latin-1 beside a folder
+# literally named '\xe9mile' is one id twice (one row naming both), a zip and a tarball whose entries are named
+# in Latin-1 are graded, a .rar and a dangling link are rows saying why; every warning before any grading.
+C6=$T/class6
+mkdir -p "$C6/alice" "$C6/$(printf '\351l\350ve')" "$C6/$(printf 'tab\tname')" "$C6/\\xe9mile"
+for d in alice "$(printf '\351l\350ve')" "$(printf 'tab\tname')" '\xe9mile'; do
+	cp tests/batch/reference/sum.c tests/batch/reference/parity.c "$C6/$d/"
+done
+python3 - "$C6" <<'PYEOF'
+import io, os, sys, tarfile, zipfile
+cls = sys.argv[1]
+ok = {n: open(os.path.join("tests/batch/reference", n), "rb").read() for n in ("sum.c", "parity.c")}
+# zoe.zip: her folder zipped by a tool that wrote its name in Latin-1, no UTF-8 flag (written with a
+# placeholder of the same length, then patched in both headers)
+with zipfile.ZipFile(os.path.join(cls, "zoe.zip"), "w") as z:
+    for n, d in ok.items():
+        z.writestr("XlXve/" + n, d)
+path = os.path.join(cls, "zoe.zip")
+data = open(path, "rb").read()
+assert data.count(b"XlXve/") == 4
+open(path, "wb").write(data.replace(b"XlXve/", b"\xe9l\xe8ve/"))
+with tarfile.open(os.path.join(cls, "tom.tar.gz"), "w:gz", format=tarfile.GNU_FORMAT, encoding="latin-1") as t:
+    for n, d in ok.items():
+        ti = tarfile.TarInfo("\xe9l\xe8ve/" + n)
+        ti.size, ti.mtime = len(d), 1700000000
+        t.addfile(ti, io.BytesIO(d))
+PYEOF
+cp "$C6/zoe.zip" "$C6/$(printf '\351mile.zip')"
+printf 'Rar!\032\007\000' >"$C6/bob.rar"
+ln -s "$T/nowhere" "$C6/dangling"
+"$GRADER" batch "$C6" -o "$T/out6" $SMALL -j 2 >/dev/null 2>"$T/out6.err"
+rc=$?
+check "a class with rows that say why: exit 1 as docs/batch.md promises (rc=$rc)" [ "$rc" -eq 1 ]
+check "no sanitizer reports (names that are not UTF-8)" no_sanitizer_errors "$T/out6.err"
+python3 - "$T/out6" "$T/out6.err" >"$T/nobody.out" 2>&1 <<'PYEOF'
+import csv, io, json, os, sys
+out, err = sys.argv[1], open(sys.argv[2], "rb").read()
+fails = 0
+def check(name, cond):
+    global fails
+    print(("ok - " if cond else "FAIL - ") + name)
+    fails += not cond
+rows = {r[0]: r for r in csv.reader(io.StringIO(open(os.path.join(out, "grades.csv"), encoding="utf-8").read()))}
+expected = {
+    "alice": "ok", "\\xe9l\\xe8ve": "ok", "tab\\x09name": "ok", "zoe": "ok", "tom": "ok",
+    "\\xe9mile": "error: more than one submission: '\\xe9mile', '\\xe9mile.zip' (a name that is not UTF-8 or has "
+                 "control characters)",
+    "bob": "error: 'bob.rar' is an archive the grader does not unpack (it reads .zip, .tar.gz, .tgz and .tar): "
+           "unpack it into a folder 'bob' or pack it again as a .zip",
+    "dangling": "error: cannot read 'dangling': No such file or directory",
+}
+check("every entry has a row: %s" % sorted(rows), sorted(rows) == sorted(list(expected) + ["id"]))
+for sid, status in expected.items():
+    r = rows.get(sid, [""] * 6)
+    check("row %r: %s" % (sid, status[:40]), r[5] == status and (r[3] == "13") == (status == "ok"))
+    check("state, feedback for %r" % sid, all(os.path.exists(os.path.join(out, d, sid + ext)) for d, ext in
+                                           (("state", ".json"), ("feedback", ".txt"), ("feedback", ".md"))))
+check("no raw Latin-1 byte on stderr (names are escaped)", b"\xe9" not in err and b"\xe8" not in err)
+lines = err.decode("utf-8").splitlines()
+# (as a normal user the sandbox's own warning comes first: not one about the entries)
+warn = [i for i, l in enumerate(lines) if l.startswith("grader: warning: ") and
+        ("the name of '" in l or "' will not be graded: " in l)]
+first = min([i for i, l in enumerate(lines) if l.startswith("grader: [")] or [len(lines)])
+start = min([i for i, l in enumerate(lines) if l.startswith("grader: 8 students")] or [len(lines)])
+check("every warning about the entries comes before grading starts (%s < %d)" % (warn, start),
+      len(warn) == 6 and max(warn) < start < first)
+check("the Latin-1 reading is given, and the id", any("is not UTF-8 (read as Latin-1, a guess: '\u00e9l\u00e8ve'): its "
+      "row's id is '\\xe9l\\xe8ve'" in l for l in lines))
+check("the control character is escaped in the id", any("has control characters: its row's id is 'tab\\x09name'" in l
+                                                        for l in lines))
+check("the count covers every row", any(l.startswith("grader: 5 of 8 students graded (3 rows with status 'error: ...';"
+                                                     " 6 warnings about the class's entries above)") for l in lines))
+rep = json.load(open(os.path.join(out, "students", "\\xe9l\\xe8ve.json")))
+check("the report names the submission escaped", rep["submission"].endswith("/\\xe9l\\xe8ve") and rep["score"] == 13)
+fb = open(os.path.join(out, "feedback", "bob.txt"), encoding="utf-8").read()
+check("bob's feedback says why", "'bob.rar' was not graded" in fb and "does not unpack" in fb)
+sys.exit(1 if fails else 0)
+PYEOF
+grep -v '^ok - ' "$T/nobody.out"
+passed=$((passed + $(grep -c '^ok - ' "$T/nobody.out")))
+failed=$((failed + $(grep -c '^FAIL - ' "$T/nobody.out")))
+
+# an LMS download too: a Moodle folder whose full name is Latin-1 keeps its row and its import line
+M7=$T/class7
+mkdir -p "$M7/Ada Lovelace_201_assignsubmission_file_" "$M7/$(printf '\311lodie Dupont')_202_assignsubmission_file_"
+cp tests/batch/reference/sum.c tests/batch/reference/parity.c "$M7/Ada Lovelace_201_assignsubmission_file_/"
+cp tests/batch/reference/sum.c tests/batch/reference/parity.c "$M7/$(printf '\311lodie Dupont')_202_assignsubmission_file_/"
+"$GRADER" batch "$M7" -o "$T/out7" $SMALL -j 2 >/dev/null 2>"$T/out7.err"
+rc=$?
+check "Moodle, a name that is not UTF-8: graded (rc=$rc)" sh -c \
+	"[ $rc -eq 0 ] && grep -q '^.xc9lodie Dupont_202,5,8,13,13,ok' '$T/out7/grades.csv'"
+check "... its import line, the name escaped (valid UTF-8)" python3 -c '
+import sys
+raw = open(sys.argv[1], "rb").read()
+raw.decode("utf-8")
+sys.exit(0 if b"Participant 202,\\xc9lodie Dupont,13,13," in raw else 1)' "$T/out7/moodle-import.csv"
+check "no sanitizer reports (Moodle, Latin-1)" no_sanitizer_errors "$T/out7.err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,148 @@
+/*
+ * test_batch_class.c - cmocka tests for grader/batch_class.c's class_collect
+ * in the folders layout: every entry that is a student keeps a row.  A real
+ * directory holds names that are not UTF-8 (Latin-1, as old zip tools write
+ * them), control characters, a literal backslash, a bidirectional override,
+ * an archive the grader does not unpack, a dangling link and a Latin-1
+ * archive whose escaped id is a literal folder's name; the ids, reasons and
+ * notes expected are written out by hand.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "batch_class.h"
+#include "util.h"
+
+struct fixture {
+	char dir[64];
+};
+
+static void make_dir(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	assert_int_equal(mkdir(path, 0755), 0);
+	free(path);
+}
+
+static void make_file(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_batch_class.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	make_dir(f->dir, "alice");
+	make_dir(f->dir, "\xe9l\xe8ve");            /* élève in Latin-1 */
+	make_dir(f->dir, "tab\tname");
+	make_dir(f->dir, "a\\b\xff");                /* a backslash in a name that is escaped anyway */
+	make_dir(f->dir, "back\\slash");             /* valid UTF-8: kept as it is */
+	make_dir(f->dir, "\xe2\x80\xae" "evil");     /* U+202E, right-to-left override */
+	make_dir(f->dir, "\\xe9mile");               /* literally backslash-x-e-9 ... */
+	make_file(f->dir, "\xe9mile.zip");           /* ... and émile.zip in Latin-1: one id */
+	make_file(f->dir, "bob.rar");
+	make_file(f->dir, "notes.txt");
+	{
+		char *link = xasprintf("%s/dangling", f->dir);
+		assert_int_equal(symlink("/nonexistent/nowhere", link), 0);
+		free(link);
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	remove_tree(f->dir);
+	free(f);
+	return 0;
+}
+
+static const struct student *find(const struct student *s, int n, const char *id)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s[i].id, id))
+			return &s[i];
+	return NULL;
+}
+
+static void test_every_entry_has_a_row(void **state)
+{
+	struct fixture *f = *state;
+	struct lms_options o = { LMS_FOLDERS, "/nonexistent/out", NULL };
+	struct strbuf notes = STRBUF_INIT, err = STRBUF_INIT;
+	enum lms_layout layout;
+	struct student *s = NULL;
+	int n = 0;
+	/* sorted by id, byte order */
+	static const char *const ids[] = { "\\u202eevil", "\\xe9l\\xe8ve", "\\xe9mile", "a\\\\b\\xff", "alice",
+					   "back\\slash", "bob", "dangling", "tab\\x09name" };
+	const struct student *x;
+
+	assert_int_equal(class_collect(f->dir, &o, &layout, &s, &n, &notes, &err), 0);
+	assert_int_equal(layout, LMS_FOLDERS);
+	assert_int_equal(n, 9);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(s[i].id, ids[i]);
+
+	x = find(s, n, "\\xe9l\\xe8ve");
+	assert_true(x->escaped);
+	assert_null(x->unusable);
+	assert_string_equal(x->name, "\xe9l\xe8ve"); /* opened under its bytes */
+	assert_false(find(s, n, "alice")->escaped);
+	assert_false(find(s, n, "back\\slash")->escaped);
+	assert_true(find(s, n, "a\\\\b\\xff")->escaped);
+	assert_null(find(s, n, "tab\\x09name")->unusable);
+
+	assert_string_equal(find(s, n, "\\xe9mile")->unusable,
+			    "more than one submission: '\\xe9mile', '\\xe9mile.zip' (a name that is not UTF-8 or has "
+			    "control characters)");
+	assert_string_equal(find(s, n, "bob")->unusable,
+			    "'bob.rar' is an archive the grader does not unpack (it reads .zip, .tar.gz, .tgz and .tar): "
+			    "unpack it into a folder 'bob' or pack it again as a .zip");
+	assert_string_equal(find(s, n, "dangling")->unusable, "cannot read 'dangling': No such file or directory");
+
+	/* the notes: the Latin-1 reading, the escaped ids, the rows not graded; no raw byte */
+	assert_non_null(strstr(notes.buf, "/\\xe9l\\xe8ve' is not UTF-8 (read as Latin-1, a guess: '\xc3\xa9l\xc3\xa8ve'): "
+					  "its row's id is '\\xe9l\\xe8ve'"));
+	assert_non_null(strstr(notes.buf, "has control characters: its row's id is 'tab\\x09name'"));
+	assert_non_null(strstr(notes.buf, "ignoring '"));
+	assert_non_null(strstr(notes.buf, "notes.txt': not a folder, .zip or .tar.gz"));
+	assert_non_null(strstr(notes.buf, "'bob' will not be graded: 'bob.rar' is an archive"));
+	assert_non_null(strstr(notes.buf, "'dangling' will not be graded: cannot read"));
+	assert_null(strchr(notes.buf, '\xe9'));
+	class_release(s, n);
+	strbuf_release(&notes);
+	strbuf_release(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_every_entry_has_a_row, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
