@@ -37,6 +37,7 @@
 #include <seccomp.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #endif
 
 #include "runtime/protocol.h"
@@ -304,9 +305,50 @@ static const int loader_allowed[] = {
 	SCMP_SYS(execve), SCMP_SYS(arch_prctl), SCMP_SYS(pread64),
 	SCMP_SYS(newfstatat), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(statx), SCMP_SYS(access),
 	SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getcwd),
-	SCMP_SYS(getdents64), SCMP_SYS(fcntl), SCMP_SYS(sysinfo), SCMP_SYS(uname), SCMP_SYS(personality),
+	SCMP_SYS(getdents64), SCMP_SYS(sysinfo), SCMP_SYS(uname),
 	SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid), SCMP_SYS(sched_getaffinity),
 };
+
+/*
+ * Memory before the runtime's filter: the loader maps libraries executable
+ * (the runtime's filters forbid it afterwards), but never a page writable
+ * and executable at once (runners are linked with -z now, and have no text
+ * relocations), and nothing makes every readable page executable: the
+ * personality may be asked (0xffffffff) or set to plain PER_LINUX only, so
+ * READ_IMPLIES_EXEC cannot be switched on ahead of the runtime's filter.
+ */
+static int add_outer_memory_rules(scmp_filter_ctx ctx)
+{
+	static const uint32_t prots[] = { 0, PROT_WRITE, PROT_EXEC };
+	for (size_t i = 0; i < sizeof(prots) / sizeof(prots[0]); i++)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
+				     SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_WRITE | PROT_EXEC, prots[i])) < 0 ||
+		    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 1,
+				     SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_WRITE | PROT_EXEC, prots[i])) < 0)
+			return -1;
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mremap), 1, SCMP_A3(SCMP_CMP_MASKED_EQ, MREMAP_FIXED, 0)) < 0 ||
+	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(personality), 1, ARG_INT_EQ(0, 0xffffffffu)) < 0 ||
+	       seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(personality), 1, ARG_INT_EQ(0, PER_LINUX)) < 0 ? -1 : 0;
+}
+
+/*
+ * fcntl(int fd, int cmd, arg) before the runtime's filter: what the loader
+ * and the interpreter ask (descriptor flags, status flags, duplicates) and
+ * nothing that makes an inherited descriptor signal someone: F_SETOWN,
+ * F_SETSIG, F_SETLEASE, F_NOTIFY - or O_ASYNC set through F_SETFL - would
+ * have the kernel signal the grader on every request it writes (Landlock's
+ * signal scope, from ABI 6, does not cover signals sent by the kernel for
+ * a descriptor's owner on every kernel).
+ */
+static int add_outer_fcntl_rules(scmp_filter_ctx ctx)
+{
+	static const uint32_t cmds[] = { F_GETFD, F_SETFD, F_GETFL, F_DUPFD, F_DUPFD_CLOEXEC };
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 1, ARG_INT_EQ(1, cmds[i])) < 0)
+			return -1;
+	return seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(fcntl), 2, ARG_INT_EQ(1, F_SETFL),
+				SCMP_A2(SCMP_CMP_MASKED_EQ, O_ASYNC, 0)) < 0 ? -1 : 0;
+}
 
 /*
  * The outer program (filter_outer_program): installed by sandbox_spawn()
@@ -333,10 +375,7 @@ static int build_outer(struct strbuf *out, bool signals_anywhere, struct strbuf 
 	    add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0 ||
 	    add_rules(ctx, loader_allowed, sizeof(loader_allowed) / sizeof(loader_allowed[0])) < 0 ||
 	    add_process_rules(ctx, true) < 0 ||
-	    /* the loader maps libraries executable; the runtime's filters forbid it afterwards */
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 0) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mprotect), 0) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mremap), 0) < 0 ||
+	    add_outer_memory_rules(ctx) < 0 || add_outer_fcntl_rules(ctx) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 0) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||

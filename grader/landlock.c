@@ -119,11 +119,15 @@ static int grant(struct landlock_plan *plan, const char *path, unsigned long lon
 		goto cleanup;
 	}
 	while (ret == 0 && (de = readdir(dir))) {
+		struct stat st;
 		char *entry;
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		entry = xasprintf("%s/%s", strcmp(real, "/") ? real : "", de->d_name);
-		ret = grant(plan, entry, rights, hidden, depth + 1, err);
+		/* a symbolic link in a granted directory leads where the directory's own rule would not have
+		 * granted: left out, or a link next to a hidden directory (to /tmp, to /) would widen the view */
+		if (lstat(entry, &st) == 0 && !S_ISLNK(st.st_mode))
+			ret = grant(plan, entry, rights, hidden, depth + 1, err);
 		free(entry);
 	}
 cleanup:

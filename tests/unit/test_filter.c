@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -798,6 +799,20 @@ static void test_outer_alone(void **state)
 	expect(FILTER_NATIVE, OUTER, REFUSED, ENOSYS, "clone3", SYS_clone3, 0, 0);
 	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "mmap executable (the loader)", SYS_mmap, 0, 4096,
 	       PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	/* from a red-team pass: what code before the runtime's filter used to get away with */
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "mmap writable and executable", SYS_mmap, 0, 4096,
+	       PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "mprotect writable and executable", SYS_mprotect, exec_page,
+	       4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "personality asked", SYS_personality, 0xffffffffUL);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "personality READ_IMPLIES_EXEC", SYS_personality,
+	       READ_IMPLIES_EXEC);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "fcntl F_GETFL", SYS_fcntl, 1, F_GETFL);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "fcntl F_SETOWN (signals to the owner)", SYS_fcntl, 1,
+	       F_SETOWN, TOKEN_PARENT);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "fcntl F_SETSIG", SYS_fcntl, 1, F_SETSIG, SIGKILL);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "fcntl F_SETFL O_ASYNC", SYS_fcntl, 1, F_SETFL, O_ASYNC);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "fcntl F_SETFL O_NONBLOCK", SYS_fcntl, 1, F_SETFL, O_NONBLOCK);
 	unlink(path);
 }
 

@@ -67,6 +67,13 @@ static int setup_tree(void **state)
 	make_file(tree, "b/c/f");
 	make_file(tree, "b/hidden/secret");
 	make_file(tree, "d/f");
+	/* a link beside the hidden directory, out of the tree: expanding b must not follow it */
+	{
+		char *link = xasprintf("%s/b/out", tree);
+		if (symlink("/etc", link) < 0)
+			return -1;
+		free(link);
+	}
 	return 0;
 }
 
@@ -119,6 +126,7 @@ static void test_hidden_cut_out(void **state)
 	assert_false(plan_has(&plan, path));
 	free(path);
 	assert_false(plan_has(&plan, hidden));
+	assert_false(plan_has(&plan, "/etc")); /* b/out, a link next to the hidden directory: not followed */
 	for (const char *const *rel = (const char *const[]){ "a", "b/c", "d", NULL }; *rel; rel++) {
 		path = xasprintf("%s/%s", tree, *rel);
 		if (!plan_has(&plan, path))
@@ -134,6 +142,7 @@ static void test_hidden_cut_out(void **state)
 	assert_int_equal(open_under(&plan, path, O_RDONLY), EACCES);
 	assert_int_equal(open_under(&plan, path, O_RDONLY | O_DIRECTORY) == 0, 0);
 	free(path);
+	assert_int_equal(open_under(&plan, "/etc/hostname", O_RDONLY), EACCES);
 	/* a runner writes nowhere, not even where it reads */
 	path = xasprintf("%s/a/new", tree);
 	assert_int_equal(open_under(&plan, path, O_WRONLY | O_CREAT), EACCES);
