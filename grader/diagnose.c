@@ -58,7 +58,7 @@ static void diagnose_slow(const struct problem *p, struct problem_result *pr, co
 	}
 }
 
-void diagnose_result(struct grade_result *r)
+void diagnose_result(struct grade_result *r, enum visibility vis)
 {
 	for (int i = 0; i < r->nproblems; i++) {
 		struct problem_result *pr = &r->problems[i];
@@ -66,8 +66,10 @@ void diagnose_result(struct grade_result *r)
 		if (pr->build_verdict != V_CORRECT)
 			continue;
 		for (int k = 0; k < pr->ntests; k++)
-			diagnose_overflow(p, &pr->tests[k]);
+			if (p->groups[pr->tests[k].tc->group].visibility == vis)
+				diagnose_overflow(p, &pr->tests[k]);
 		for (int g = 0; g < p->ngroups; g++)
-			diagnose_slow(p, pr, &p->groups[g]);
+			if (p->groups[g].visibility == vis)
+				diagnose_slow(p, pr, &p->groups[g]);
 	}
 }

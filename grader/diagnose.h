@@ -18,7 +18,13 @@
 
 #include "result.h"
 
-/* After every verdict of r is in; rewrites messages of r's tests in place. */
-void diagnose_result(struct grade_result *r);
+/*
+ * Once the verdicts of r's tests of visibility vis are in (a group's tests
+ * are all public or all hidden): rewrites the messages of those tests in
+ * place.  The engine calls it for the public tests as soon as they ran -
+ * the smallest failing input (shrink.h) starts from their messages - and
+ * for the hidden ones after them.
+ */
+void diagnose_result(struct grade_result *r, enum visibility vis);
 
 #endif

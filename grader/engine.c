@@ -479,17 +479,20 @@ static void skip_task(struct plan *plan, int i, const char *why)
 }
 
 /*
- * The all-or-nothing policy, as the pool's client: tests in file order;
- * once a test of an all-or-nothing group fails, the rest of that group is
- * not run.  Except when the program never started (it crashed or raised
- * before its hello): then every test carries that failure, at no cost, and
- * the report says so for each rather than "not run".
+ * The all-or-nothing policy, as the pool's client: tests in the order of
+ * dispatch_order(); once a test of an all-or-nothing group fails, the rest
+ * of that group is not run.  Except when the program never started (it
+ * crashed or raised before its hello): then every test carries that
+ * failure, at no cost, and the report says so for each rather than "not
+ * run".
  */
 struct grading {
 	const struct engine *e;
 	struct plan *plan;
 	int *order;              /* the tasks in the order they are handed out (dispatch_order) */
+	int npublic;             /* order[0..npublic) are the public tests, the rest the hidden ones */
 	int next;
+	int end;                 /* this phase hands out order[next..end) (run_phase) */
 	bool compare;            /* false: measuring (no expected values, nothing skipped) */
 	bool *start_failed;      /* by problem: its program failed before its tests (nothing of it is skipped) */
 	bool stopped;            /* stop_at_first_failure, and a test failed: hand out nothing more */
@@ -514,7 +517,7 @@ static bool failed_to_start(const struct plan *plan, int i)
 static int grading_next(void *ctx)
 {
 	struct grading *g = ctx;
-	while (g->next < g->plan->ntasks) {
+	while (g->next < g->end) {
 		int i = g->order[g->next++];
 		bool *failed;
 		if (g->stopped) {
@@ -547,14 +550,18 @@ static void grading_finished(void *ctx, int i)
  * With several slots, tests of an all-or-nothing group after its first
  * failure may already have run when the failure came in.  Make the verdicts
  * independent of -j and timing: in file order, everything after a group's
- * first failure is skipped, whatever it did.
+ * first failure is skipped, whatever it did.  For the tests order[from..to),
+ * one phase's (a group's tests are all public or all hidden).
  */
-static void settle_groups(struct grading *g)
+static void settle_groups(struct grading *g, int from, int to)
 {
-	int ngroups = g->group_base[g->e->nproblems];
-	memset(g->group_failed, 0, (size_t)ngroups + 1);
-	for (int i = 0; i < g->plan->ntasks; i++) {
-		bool *failed;
+	bool *failed;
+	for (int n = from; n < to; n++) {
+		all_or_nothing(g, g->order[n], &failed);
+		*failed = false;
+	}
+	for (int n = from; n < to; n++) {
+		int i = g->order[n];
 		if (!all_or_nothing(g, i, &failed))
 			continue;
 		if (*failed && g->plan->judged[i].verdict != V_SKIPPED && !failed_to_start(g->plan, i))
@@ -571,54 +578,74 @@ static bool task_is_hidden(const struct engine *e, const struct plan *plan, int 
 }
 
 /*
- * The order tasks are handed to the runners: a problem's tasks together (one
- * warm runner serves them), its public tests before its hidden ones whatever
- * the file's order.  A runner is one process for many tests, and code of the
- * submission can carry state from test to test in it (a shared mapping or a
- * pipe a constructor made); a public test that ran after a hidden one could
- * print the hidden input into the student's report.  Results are collected
- * by case, so the order shows nowhere.
+ * The order tasks are handed to the runners: every public test of the run,
+ * of every problem, before any hidden one (each kind problem by problem,
+ * each problem's in file order), and the hidden tests start only once every
+ * public one has finished (run_submission runs them as two phases).  What a
+ * student sees of a public test - its output, its time, its verdict - is
+ * then made before any hidden test ran: a public test that printed the
+ * clock after hidden tests had run would tell how long they took, and a
+ * program can take as long as its hidden input says (issue 29).  A runner
+ * serves many tests, and a submission can carry state from test to test in
+ * it (a shared mapping or a pipe a constructor made); no public test runs
+ * in a runner that ran a hidden one either.  Results are collected by case,
+ * so the order shows nowhere.  Sets *npublic.
  */
-static int *dispatch_order(const struct engine *e, const struct plan *plan)
+static int *dispatch_order(const struct engine *e, const struct plan *plan, int *npublic)
 {
 	int *order = xcalloc((size_t)plan->ntasks + 1, sizeof(int)), n = 0;
-	for (int start = 0, end; start < plan->ntasks; start = end) {
-		for (end = start; end < plan->ntasks && plan->problem[end] == plan->problem[start]; end++)
-			;
-		for (int hidden = 0; hidden < 2; hidden++)
-			for (int i = start; i < end; i++)
-				if (task_is_hidden(e, plan, i) == hidden)
-					order[n++] = i;
+	for (int hidden = 0; hidden < 2; hidden++) {
+		if (hidden)
+			*npublic = n;
+		for (int i = 0; i < plan->ntasks; i++)
+			if (task_is_hidden(e, plan, i) == hidden)
+				order[n++] = i;
 	}
 	return order;
 }
 
-/* Run the plan on a fresh pool; compare: grading (expected values, all-or-nothing) or measuring. */
-static int run_plan(struct engine *e, struct plan *plan, bool compare, struct strbuf *err)
+static void grading_init(struct grading *g, const struct engine *e, struct plan *plan, bool compare)
 {
-	struct grading g = { e, plan, NULL, 0, compare, NULL, false, NULL, NULL };
-	struct pool_client client = { grading_next, grading_finished, &g };
-	struct pool *pool;
-	int ret;
-
-	g.group_base = xcalloc((size_t)e->nproblems + 1, sizeof(int));
+	memset(g, 0, sizeof(*g));
+	g->e = e;
+	g->plan = plan;
+	g->compare = compare;
+	g->group_base = xcalloc((size_t)e->nproblems + 1, sizeof(int));
 	for (int i = 0; i < e->nproblems; i++)
-		g.group_base[i + 1] = g.group_base[i] + e->problems[i]->ngroups;
-	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
-	g.start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
-	g.order = dispatch_order(e, plan);
-	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
-	ret = pool_run(pool, plan->tasks, &client);
-	pool_free(pool);
-	if (ret < 0 && !grader_interrupted)
-		strbuf_addstr(err, "the grader's event loop failed");
-	if (ret == 0 && compare)
-		settle_groups(&g);
-	free(g.group_base);
-	free(g.group_failed);
-	free(g.start_failed);
-	free(g.order);
-	return ret;
+		g->group_base[i + 1] = g->group_base[i] + e->problems[i]->ngroups;
+	g->group_failed = xcalloc((size_t)g->group_base[e->nproblems] + 1, sizeof(bool));
+	g->start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
+	g->order = dispatch_order(e, plan, &g->npublic);
+}
+
+static void grading_release(struct grading *g)
+{
+	free(g->group_base);
+	free(g->group_failed);
+	free(g->start_failed);
+	free(g->order);
+	memset(g, 0, sizeof(*g));
+}
+
+/*
+ * Run the tasks of the order up to end (the public tests: g->npublic; then
+ * the rest: plan->ntasks) on the pool, and settle their groups when
+ * grading.  pool_run returns once every task it handed out has finished.
+ */
+static int run_phase(struct grading *g, struct pool *pool, int end, struct strbuf *err)
+{
+	struct pool_client client = { grading_next, grading_finished, g };
+	int from = g->next;
+
+	g->end = end;
+	if (pool_run(pool, g->plan->tasks, &client) < 0) {
+		if (!grader_interrupted)
+			strbuf_addstr(err, "the grader's event loop failed");
+		return -1;
+	}
+	if (g->compare)
+		settle_groups(g, from, end);
+	return 0;
 }
 
 /* The result of one test of a problem that built, from its task. */
@@ -645,17 +672,24 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);
 }
 
-/* What the runner printed before its first test (the first task that has it). */
-static void collect_startup(struct problem_result *pr, struct plan *plan, int i)
+/*
+ * What the runner printed before its first test: the first task of the
+ * problem, of tests of visibility vis, that has it.  A runner started for
+ * hidden tests started after hidden tests ran (dispatch_order): what it
+ * printed then is marked for the instructor's view alone (startup_hidden).
+ */
+static void collect_startup(const struct engine *e, struct problem_result *pr, struct plan *plan, int i,
+			    enum visibility vis)
 {
 	int first = plan->first_task[i];
 	for (int k = 0; first >= 0 && k < pr->ntests && !pr->startup_output; k++) {
 		struct run_facts *f = &plan->tasks[first + k].facts;
-		if (f->startup_output) {
-			pr->startup_output = f->startup_output;
-			pr->startup_total = f->startup_total;
-			f->startup_output = NULL;
-		}
+		if (task_is_hidden(e, plan, first + k) != (vis != VIS_PUBLIC) || !f->startup_output)
+			continue;
+		pr->startup_output = f->startup_output;
+		pr->startup_total = f->startup_total;
+		pr->startup_hidden = vis != VIS_PUBLIC;
+		f->startup_output = NULL;
 	}
 }
 
@@ -671,8 +705,9 @@ static void collect_unbuilt(struct problem_result *pr, const struct build_result
 	}
 }
 
-static void collect(const struct engine *e, const struct selection *sel, const struct build_result *builds,
-		    struct plan *plan, struct grade_result *out)
+/* The problem results, before any test ran: what the builds say, every test of a problem that did not build. */
+static void collect_builds(const struct engine *e, const struct selection *sel, const struct build_result *builds,
+			   struct grade_result *out)
 {
 	for (int i = 0; i < sel->n; i++) {
 		const struct problem *p = e->problems[sel->variant[i]];
@@ -689,28 +724,58 @@ static void collect(const struct engine *e, const struct selection *sel, const s
 		if (b->status != BUILD_OK) {
 			pr->build_message = b->message ? xstrdup(b->message) : NULL;
 			collect_unbuilt(pr, b);
-			continue;
 		}
-		for (int k = 0; k < p->ncases; k++)
-			collect_test(&pr->tests[k], plan, plan->first_task[i] + k, e);
-		collect_startup(pr, plan, i);
 	}
-	for (int i = 0; i < out->nproblems; i++)
-		for (int k = 0; k < out->problems[i].ntests; k++)
-			out->internal_error |= out->problems[i].tests[k].verdict == V_JUDGE_ERROR;
 }
 
-/* Build, plan with lp's limits, run, collect: the one way through for grading and measuring alike. */
+/* The results of the tests of visibility vis, once they ran (the others keep theirs, or zeros until theirs run). */
+static void collect_tests(const struct engine *e, const struct selection *sel, struct plan *plan,
+			  struct grade_result *out, enum visibility vis)
+{
+	for (int i = 0; i < sel->n; i++) {
+		struct problem_result *pr = &out->problems[i];
+		int first = plan->first_task[i];
+		if (first < 0)
+			continue;
+		for (int k = 0; k < pr->ntests; k++)
+			if (task_is_hidden(e, plan, first + k) == (vis != VIS_PUBLIC))
+				collect_test(&pr->tests[k], plan, first + k, e);
+		collect_startup(e, pr, plan, i, vis);
+	}
+}
+
+/* Could some test not be judged (every verdict is in)? */
+static bool any_judge_error(const struct grade_result *out)
+{
+	for (int i = 0; i < out->nproblems; i++)
+		for (int k = 0; k < out->problems[i].ntests; k++)
+			if (out->problems[i].tests[k].verdict == V_JUDGE_ERROR)
+				return true;
+	return false;
+}
+
+/*
+ * Build, plan with lp's limits, run, collect: the one way through for
+ * grading and measuring alike.  In two phases (dispatch_order): the public
+ * tests, then what a student sees besides them - the smallest failing
+ * input, growth - and only then the hidden tests, so that nothing a student
+ * sees was made after a hidden test ran.  The runners of the public tests
+ * are ended before the feedback (its pools use the same sandbox uids); the
+ * pool keeps what it learnt of runners that failed to start.
+ */
 static int run_submission(struct engine *e, const char *dir, const struct selection *sel,
 			  const struct limits_policy *lp, bool compare, struct grade_result *out, struct strbuf *err)
 {
 	struct build_result *builds = NULL;
+	struct grading g;
+	struct pool *pool = NULL;
 	struct plan plan;
 	char *tag = NULL;
 	uint64_t started = now_us();
 	int ret = -1;
 
 	memset(&plan, 0, sizeof(plan));
+	memset(&g, 0, sizeof(g));
 	memset(out, 0, sizeof(*out));
 	out->submission = xstrdup(dir);
 	out->isolation = xstrdup(sandbox_describe());
@@ -718,21 +783,35 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	out->problems = xcalloc((size_t)sel->n + 1, sizeof(*out->problems));
 	if (build_submission(e, dir, sel, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
+	collect_builds(e, sel, builds, out);
 	plan_tests(e, sel, builds, lp, &plan);
-	if (run_plan(e, &plan, compare, err) < 0)
+	grading_init(&g, e, &plan, compare);
+	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
+	if (run_phase(&g, pool, g.npublic, err) < 0)
 		goto cleanup;
-	collect(e, sel, builds, &plan, out);
+	collect_tests(e, sel, &plan, out, VIS_PUBLIC);
+	pool_stop_runners(pool);
+	/* feedback from the public tests and the same builds: it changes no verdict or score */
+	if (compare) {
+		diagnose_result(out, VIS_PUBLIC);
+		if (e->opts.shrink && shrink_result(e, builds, out) < 0)
+			goto cleanup;
+		growth_after_grading(e, builds, out, VIS_PUBLIC);
+	}
+	if (grader_interrupted || run_phase(&g, pool, plan.ntasks, err) < 0)
+		goto cleanup;
+	collect_tests(e, sel, &plan, out, VIS_HIDDEN);
+	out->internal_error = any_judge_error(out);
 	grade_result_score(out);
-	if (compare)
-		diagnose_result(out);
-	/* feedback after grading, from the same builds: it changes no verdict or score */
-	if (compare && e->opts.shrink && shrink_result(e, builds, out) < 0)
-		goto cleanup;
-	if (compare)
-		growth_after_grading(e, builds, out);
+	if (compare) {
+		diagnose_result(out, VIS_HIDDEN);
+		growth_after_grading(e, builds, out, VIS_HIDDEN);
+	}
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;
 cleanup:
+	pool_free(pool);
+	grading_release(&g);
 	plan_release(&plan);
 	for (int i = 0; builds && i < sel->n; i++)
 		build_result_release(&builds[i]);

@@ -7,11 +7,20 @@
  *   build    build_all(): every selected problem's file, sandboxed compilers
  *   plan     one run task per test case, with the limits of a policy
  *   run      the runner pool (runner.h) hands out tasks through the engine's
- *            callbacks, which keep the scoring policy: in file order, and
- *            once a test of an all-or-nothing group fails, the rest of that
- *            group is skipped (settled afterwards so -j never matters)
+ *            callbacks, which keep the scoring policy: once a test of an
+ *            all-or-nothing group fails, the rest of that group is skipped
+ *            (settled afterwards so -j never matters)
  *   collect  every test's facts judged by verdict.h, answers compared with
  *            the expected values (the file's, else the reference's), scored
+ *
+ * The order: every public test of the run - of every selected problem,
+ * each problem's in file order - runs and finishes before any hidden test
+ * starts; then, still before them, what a student sees besides the public
+ * tests (the smallest failing input, shrink.h; growth, growth.h); then the
+ * hidden tests.  So nothing a student sees - a public test's output, time
+ * or verdict, a start-up output, the feedback - was made after a hidden
+ * test ran, in the same runner or anywhere: a program can take as long as
+ * its hidden input says, and a later clock reading would tell (issue 29).
  *
  * Typical use:
  *     struct engine e;

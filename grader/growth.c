@@ -571,22 +571,27 @@ static struct growth_result *measure_problem(const struct engine *e, const struc
 	return g;
 }
 
-void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out)
+void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out,
+			  enum visibility vis)
 {
 	for (int i = 0; i < out->nproblems && !grader_interrupted; i++) {
 		struct problem_result *pr = &out->problems[i];
 		const struct problem *p = pr->problem;
-		bool pub, hid;
-		if (!p->growth.declared || builds[i].status != BUILD_OK || e->opts.growth == GROWTH_NEVER)
+		bool pub, hid, wanted;
+		if (!p->growth.declared || builds[i].status != BUILD_OK || e->opts.growth == GROWTH_NEVER || pr->growth)
 			continue;
 		timed_out(pr, &pub, &hid);
-		if (e->opts.growth != GROWTH_ALWAYS && !pub && !hid)
+		/* for the student: always, or after a public time limit; for the instructor: after a hidden one */
+		wanted = vis == VIS_PUBLIC ? e->opts.growth == GROWTH_ALWAYS || pub
+					   : e->opts.growth == GROWTH_AFTER_TIMELIMIT && hid;
+		if (!wanted)
 			continue;
 		pr->growth = measure_problem(e, &builds[i]);
-		pr->growth->from_hidden = e->opts.growth != GROWTH_ALWAYS && !pub;
+		pr->growth->from_hidden = vis != VIS_PUBLIC;
 		choose_target(pr, pr->growth);
 		growth_fit(pr->growth);
-		if (e->opts.log)
+		/* the log may be where students look (a CI job's): it says what their view says, no more */
+		if (e->opts.log && !pr->growth->from_hidden)
 			fprintf(e->opts.log, "grader: %s: %s (%.1f s of CPU measuring)\n", p->id, pr->growth->sentence,
 				pr->growth->used_s);
 	}

@@ -5,10 +5,12 @@
  * trend-prof (Goldsmith et al., FSE 2007) and pberkes/big_O: run the
  * function at doubling sizes, fit the exponent on a log-log scale.
  *
- * When: after grading, for a problem whose file declares `growth:`
- * (problem.h, struct growth_spec), when a test of the declared call failed
- * by time (timelimit), or always with --growth (engine_options.growth).
- * It changes no score.
+ * When: for a problem whose file declares `growth:` (problem.h, struct
+ * growth_spec), when a test of the declared call failed by time
+ * (timelimit), or always with --growth (engine_options.growth): after the
+ * public tests and before the hidden ones, or - when only a hidden test
+ * failed by time - after those, for the instructor's view alone
+ * (growth_after_grading).  It changes no score.
  *
  * How (growth_measure):
  *   inputs   generated from the size alone (a splitmix64 stream seeded by N):
@@ -55,6 +57,7 @@
 
 #include <stdbool.h>
 
+#include "problem.h"
 #include "util.h"
 
 #define GROWTH_BUDGET_MS 10000u  /* CPU time all runs of one problem may use */
@@ -115,12 +118,19 @@ struct build_result;
 struct grade_result;
 
 /*
- * The engine's hook, called once after grading with that run's builds
- * (builds[i] belongs to out->problems[i]): measure every problem that asks
- * for it (see above) and attach the result (problem_result.growth).  A
+ * The engine's hook, called with that run's builds (builds[i] belongs to
+ * out->problems[i]) once the tests of visibility vis ran and were
+ * collected: measure every problem that asks for it (see above) and attach
+ * the result (problem_result.growth).  VIS_PUBLIC: after the public tests
+ * and before any hidden one (engine.c, dispatch_order) - with --growth, or
+ * after a public time limit: what the student may see is measured before
+ * hidden tests could make the machine busy or the clock late.  VIS_HIDDEN:
+ * after the hidden tests, the problems not measured yet whose hidden test
+ * timed out (from_hidden: the instructor's view only, and not logged).  A
  * problem whose measurement could not run gets a result that says so.
  * Never fails the grading.
  */
-void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out);
+void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out,
+			  enum visibility vis);
 
 #endif

@@ -91,6 +91,8 @@ struct problem_result {
 	unsigned compile_ms;
 	char *startup_output;      /* what the submission printed before the tests (Python: at import), or NULL */
 	unsigned long long startup_total;
+	bool startup_hidden;       /* that came from a runner started for hidden tests, after hidden tests ran
+				    * (engine.c, dispatch_order): the instructor's view only */
 	struct growth_result *growth; /* how its time grows (growth.h), or NULL: not measured; owned */
 	struct shrunk_input *shrunk; /* the smallest failing input found (shrink.h), or NULL */
 };

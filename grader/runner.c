@@ -1178,6 +1178,12 @@ int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client
 	return grader_interrupted || loop_failed ? -1 : 0;
 }
 
+void pool_stop_runners(struct pool *pool)
+{
+	for (int k = 0; k < pool->nslots; k++)
+		slot_stop(&pool->slots[k]);
+}
+
 void pool_free(struct pool *pool)
 {
 	if (!pool)

@@ -157,6 +157,13 @@ struct pool *pool_new(int slots, const char *workdir, const char *const *hide_pa
  */
 int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client *client);
 
+/*
+ * End every runner the pool keeps warm, between two pool_run()s: their
+ * slots start fresh ones for the next tasks.  What the pool learnt of
+ * runners that failed to start stays (their tests are not started again).
+ */
+void pool_stop_runners(struct pool *pool);
+
 void pool_free(struct pool *pool);
 
 #endif

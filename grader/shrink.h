@@ -31,9 +31,11 @@
  * clock per problem, both stated in the result.
  *
  * Only public groups: the input found is shown to the student, and it and
- * the search's figures depend only on public inputs (the search runs in a
- * fresh runner pool after grading, so nothing of a hidden test's run is
- * alive in it).  It changes no verdict and no score.
+ * the search's figures depend only on public inputs.  The search runs in a
+ * fresh runner pool once the public tests ran and before any hidden test
+ * starts (engine.h, the order), so no hidden test's run is alive in it or
+ * came before it: not even the clock tells of one.  It changes no verdict
+ * and no score.
  *
  * Ownership: the result's problem results own what is attached
  * (problem_result.shrunk, freed by grade_result_release).

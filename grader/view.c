@@ -159,8 +159,11 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 	vp->build_verdict = pr->build_verdict;
 	vp->build_message = pr->build_message;
 	vp->compile_ms = pr->compile_ms;
-	vp->startup_output = pr->startup_output;
-	vp->startup_total = pr->startup_total;
+	/* printed after hidden tests ran, it could tell how long they took */
+	if (instructor || !pr->startup_hidden) {
+		vp->startup_output = pr->startup_output;
+		vp->startup_total = pr->startup_total;
+	}
 	vp->growth = pr->growth && (instructor || !pr->growth->from_hidden) ? pr->growth : NULL;
 	vp->score = pr->score;
 	vp->max_score = pr->max_score;

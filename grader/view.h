@@ -91,7 +91,7 @@ struct view_problem {
 	enum verdict build_verdict;
 	const char *build_message;
 	unsigned compile_ms;
-	const char *startup_output;
+	const char *startup_output;/* NULL for the student when a runner started for hidden tests printed it */
 	unsigned long long startup_total;
 	double score, max_score;
 	struct view_group *groups; /* problem->ngroups, in the file's order */

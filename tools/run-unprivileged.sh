@@ -3,7 +3,7 @@
 # the grader: as a normal user, and as a normal user whose machine refuses
 # new user namespaces (a container runtime's seccomp profile).
 #
-#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile summary mutate)
+#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile summary mutate order)
 #
 # As root (CI): creates a system user for the run (removed afterwards),
 # copies the repository and the built graders into a directory of that
@@ -32,7 +32,7 @@
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
-suites=${*:-integration reports pack batch hostile summary mutate}
+suites=${*:-integration reports pack batch hostile summary mutate order}
 wrapper=$top/build/tests/deny-userns
 user=combgrader-test
 # (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2)
