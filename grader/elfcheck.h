@@ -18,8 +18,21 @@
  *   - the memory its static data needs: the loadable segments and the
  *     thread-local storage block (PT_TLS), which the loader allocates apart.
  *
- * The runtime's imports are the undefined symbols of runtime.o.  Malformed
- * images are read defensively (every offset checked against the image).
+ *
+ * Before any of that the image itself is checked, and refused (a message in
+ * forbidden) when the checks could not read all of it or Linux could not
+ * start it: section and program header tables inside the file with entries
+ * of the right size, counts read as the ELF format says (more than 65,279
+ * sections: e_shnum 0 and e_shstrndx SHN_XINDEX, the real values in section
+ * 0; PN_XNUM program headers likewise), no more program headers than Linux
+ * reads, every section with contents and every loadable segment inside the
+ * file, no image without sections, and one interpreter (PT_INTERP) of 2 to
+ * PATH_MAX bytes ending in a NUL that is the system's loader (the grader's
+ * own interpreter) and nothing more.  This is feedback, not the sandbox:
+ * the filters and Landlock installed before execve are the boundary.
+ *
+ * The runtime's imports are the undefined symbols of runtime.o.  Every
+ * offset is checked against the image before it is read.
  */
 #ifndef GRADER_ELFCHECK_H
 #define GRADER_ELFCHECK_H
@@ -30,9 +43,10 @@
  * Inspect the runner at path against the runtime object it was linked
  * with.  *memsz: the static data's size (saturates, never wraps);
  * forbidden: why it is refused ("" when it is not); clashes: "'write',
- * 'fork'" ("" when none).  0, or -1 (and *memsz 0) when path is not an
- * ELF64 image or runtime_o cannot be read: the grader's fault, not the
- * submission's.  The caller owns both strbufs.
+ * 'fork'" ("" when none).  0 (a malformed image too: forbidden says why,
+ * *memsz 0), or -1 (and *memsz 0) when path cannot be read or is not an
+ * ELF64 image at all (the linker made it), or runtime_o cannot be read: the
+ * grader's fault, not the submission's.  The caller owns both strbufs.
  */
 int elfcheck_inspect(const char *path, const char *runtime_o, unsigned long long *memsz,
 		     struct strbuf *forbidden, struct strbuf *clashes);

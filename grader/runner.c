@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,7 +59,8 @@ struct slot {
 	struct strbuf in;      /* report bytes received */
 	char *startup;         /* what the runner printed before its hello, for its first task */
 	unsigned long long startup_total;
-	bool sandbox_failed;   /* the preinit hook said it could not install the filter */
+	bool sandbox_failed;   /* the preinit hook said it could not install the filter, and the grader agrees */
+	bool sandbox_refuted;  /* it said so, and the grader's own try installed it */
 	bool outer_filtered;   /* sandbox_spawn installed the outer program (one filter more than inherited) */
 	long long cpu_base_ms;  /* the runner's CPU (slot_cpu_ms) at its hello or last report */
 	long long oom_base;     /* the cgroup's OOM kills then */
@@ -241,7 +243,8 @@ static const unsigned char *outer_program(struct pool *pool, size_t *len, struct
 	return n ? (const unsigned char *)pool->outer.buf + sizeof(n) : NULL;
 }
 
-static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, struct strbuf *err)
+static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, int *exec_errno,
+		      struct strbuf *err)
 {
 	struct landlock_plan plan = LANDLOCK_PLAN_INIT;
 	int ctl[2] = { -1, -1 }, st[2] = { -1, -1 }, flt[2] = { -1, -1 };
@@ -284,6 +287,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.view = sandbox_probe()->landlock ? &plan : NULL;
 	sp.uid = s->uid;
 	sp.gid = s->gid;
+	sp.exec_errno = exec_errno;
 	if (runner_cgroup(s, (int)(s - pool->slots), mem, &sp) < 0) {
 		strbuf_addstr(err, "cannot set up the runner's cgroup");
 		goto cleanup;
@@ -302,7 +306,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	fcntl(s->ctl_fd, F_SETFL, O_NONBLOCK);
 	fcntl(s->status_fd, F_SETFL, O_NONBLOCK);
 	s->state = SLOT_STARTING;
-	s->sandbox_failed = false;
+	s->sandbox_failed = s->sandbox_refuted = false;
 	s->outer_filtered = sp.seccomp_len != 0;
 	s->cpu_base_ms = 0;
 	s->oom_base = cgroup_oom_kills(s->cg);
@@ -663,6 +667,7 @@ static void runner_lost(struct pool *pool, struct slot *s, bool protocol_error)
 	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
 	 * record the preinit hook sends before any student code runs does */
 	t->facts.sandbox_failed = s->sandbox_failed;
+	t->facts.sandbox_refuted = s->sandbox_refuted;
 	t->facts.tree_oom = cgroup_oom_kills(s->cg) > s->oom_base;
 	t->facts.exit_status = slot_kill_status(s);
 	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
@@ -891,7 +896,12 @@ static int slot_input(struct pool *pool, struct slot *s)
 			 * or one code of the submission installed) wrote it itself, which breaks the protocol */
 			if (proc_status_field(s->pid, "Seccomp_filters") != slot_base_filters(s))
 				return -2;
-			s->sandbox_failed = true;
+			/* and true only when seccomp here refuses that filter, tried by the grader itself: code of
+			 * the submission that ran before the hook (an ifunc resolver) can write the record too */
+			if (sandbox_seccomp_refuses(s->filters))
+				s->sandbox_failed = true;
+			else
+				s->sandbox_refuted = true;
 			return -1;
 		case RECORD_HELLO:
 			if (take_hello(pool, s, &rec.hello) < 0)
@@ -995,7 +1005,7 @@ static bool fill_slot(struct pool *pool, struct slot *s)
 		const struct start_failure *failed;
 		struct strbuf err = STRBUF_INIT;
 		struct run_task *t;
-		int task;
+		int task, exec_errno = 0;
 
 		if (pool->exhausted || (task = pool->client->next(pool->client->ctx)) < 0) {
 			pool->exhausted = true;
@@ -1013,9 +1023,18 @@ static bool fill_slot(struct pool *pool, struct slot *s)
 		}
 		if (s->state != SLOT_EMPTY && (!same_runner(s->runner, s->runner_argv, t) || s->memory_mb != t->zygote_memory_mb))
 			slot_stop(s);
-		if (s->state == SLOT_EMPTY && slot_start(pool, s, t, &err) < 0) {
+		if (s->state == SLOT_EMPTY && slot_start(pool, s, t, &exec_errno, &err) < 0) {
+			enum run_outcome outcome = exec_errno ? RUN_EXEC_FAILED : RUN_NOT_STARTED;
 			t->facts.error = strbuf_detach(&err);
-			finish_task(pool, task, RUN_NOT_STARTED);
+			if (exec_errno) {
+				/* the image is the build's (a submission's runner): a fact the grader reads itself */
+				struct stat st;
+				t->facts.exec_errno = exec_errno;
+				t->facts.image_present = stat(t->runner, &st) == 0 && S_ISREG(st.st_mode);
+				t->facts.starting = true;
+				remember_start_failure(pool, t, outcome, false);
+			}
+			finish_task(pool, task, outcome);
 			continue;
 		}
 		strbuf_release(&err);

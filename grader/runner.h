@@ -82,6 +82,7 @@ enum run_outcome {
 	RUN_STARTUP_LIMIT,    /* the runner's start-up used more CPU than its limit (facts.startup_cpu_ms) */
 	RUN_LOAD_FAILED,      /* loading the submission before the tests failed (facts.load_kind, detail) */
 	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
+	RUN_EXEC_FAILED,      /* execve of the runner failed (facts.exec_errno, image_present, error) */
 	RUN_STOPPED,          /* the pool stopped before the test ran (interrupted) */
 };
 
@@ -104,9 +105,13 @@ struct run_facts {
 	char child_state;        /*   its /proc state letter (R, S, T...) */
 	unsigned child_cpu_ms;   /*   and CPU time */
 	int exit_status;         /* RUN_LOST: the zygote's wait status */
-	bool sandbox_failed;     /* RUN_LOST: the preinit hook said seccomp refused the filter */
+	bool sandbox_failed;     /* RUN_LOST: the preinit hook said seccomp refused the filter, and the
+				  * grader's own try (sandbox_seccomp_refuses) agrees */
+	bool sandbox_refuted;    /* RUN_LOST: the runner said so, but the grader's own try installs it */
+	int exec_errno;          /* RUN_EXEC_FAILED: execve's errno */
+	bool image_present;      /* RUN_EXEC_FAILED: the runner file is there, a regular file (by the grader's stat) */
 	int syscall_nr;          /* RUN_FORBIDDEN_RUNNER */
-	char *error;             /* RUN_NOT_STARTED: why, for the grader's log */
+	char *error;             /* RUN_NOT_STARTED, RUN_EXEC_FAILED: why, for the grader's log */
 };
 
 struct run_task {

@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <limits.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -534,6 +537,8 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 		n = read(errpipe[0], &f, sizeof(f));
 	while (n < 0 && errno == EINTR);
 	close(errpipe[0]);
+	if (s->exec_errno)
+		*s->exec_errno = n == (ssize_t)sizeof(f) && f.step == STEP_EXEC ? f.err : 0;
 	if (n == (ssize_t)sizeof(f)) {
 		int status;
 		while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR)
@@ -545,6 +550,43 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 		return -1;
 	}
 	return (pid_t)pid;
+}
+
+bool sandbox_seccomp_refuses(const struct strbuf *programs)
+{
+#ifdef HAVE_SECCOMP
+	struct sock_fprog prog;
+	uint32_t len = 0;
+	int status;
+	pid_t pid;
+
+	if (programs->len >= sizeof(len))
+		memcpy(&len, programs->buf, sizeof(len));
+	if (!len) /* no filter was handed over (the fallback): the runtime tried none, so none failed */
+		return false;
+	if (len % sizeof(struct sock_filter) || len > programs->len - sizeof(len) ||
+	    len / sizeof(struct sock_filter) > USHRT_MAX)
+		return true;
+	prog.len = (unsigned short)(len / sizeof(struct sock_filter));
+	prog.filter = (struct sock_filter *)(void *)(programs->buf + sizeof(len));
+	pid = fork();
+	if (pid < 0) /* the grader's own trouble: the claim stands, and with it the grader's error */
+		return true;
+	if (pid == 0) {
+		/* the program read where it lies: the child's copy is its own; the pid placeholder
+		 * (GR_PID_PLACEHOLDER) the runtime fills in changes no instruction's validity */
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+			_exit(1);
+		_exit(0); /* the filter may kill exit_group: a signal death says it was installed too */
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return true;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 1;
+#else
+	(void)programs;
+	return false;
+#endif
 }
 
 bool sandbox_can_enter(const char *dir)

@@ -105,6 +105,8 @@ struct sandbox_spawn {
 	size_t seccomp_len;           /* its length in bytes (0: none); needs sandbox_probe()->seccomp */
 	bool use_namespaces;    /* PID/net/IPC namespaces if the machine allows */
 	char *const *envp;      /* environment; NULL: empty */
+	int *exec_errno;        /* out, when not NULL: errno of a failed execve itself (the program's image
+				 * could not be loaded), 0 when it started or failed at another step */
 };
 
 /*
@@ -138,6 +140,18 @@ int sandbox_lease_block(unsigned preferred, unsigned *block);
  * pipe, git run-command style).  Kill it with sandbox_kill().
  */
 pid_t sandbox_spawn(const struct sandbox_spawn *spawn, struct strbuf *err);
+
+/*
+ * Does seccomp here refuse the first program of `programs` (filter.h's
+ * format: u32 len, bytes, ...)?  Tried from outside the runner, in a child
+ * of the grader that installs it with no_new_privs and exits: the fact a
+ * runner's "the filter could not be installed" is checked against.  true
+ * when the install failed, the program is malformed or too long, or the
+ * child could not be made (the grader's trouble: the claim stands); false
+ * when it worked, or when there is no program (the fallback without
+ * seccomp: the runtime tried none).
+ */
+bool sandbox_seccomp_refuses(const struct strbuf *programs);
 
 /*
  * Can the sandboxed processes (nobody, when we are root) reach a path below

@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "verdict.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -407,11 +409,54 @@ static void judge_lost(struct judgement *j, const struct run_facts *f)
 	 * record the preinit hook sends before any student code runs does */
 	else if (f->sandbox_failed)
 		decide(j, V_JUDGE_ERROR, xstrdup("the sandbox could not be installed (seccomp refused the filter)"));
+	else if (f->sandbox_refuted)
+		decide(j, V_RUN_ERROR, xasprintf("the program said %s that the sandbox could not be installed, but the "
+						 "grader's own check says otherwise (it installs the same filter "
+						 "without trouble, or none was handed over): code of the program that "
+						 "runs before main (an ifunc resolver, a constructor) wrote that", when));
 	else if (WIFSIGNALED(st))
 		decide(j, V_RUN_ERROR, xasprintf("the program crashed %s with %s", when, signal_words(WTERMSIG(st))));
 	else
 		decide(j, V_RUN_ERROR, xasprintf("the program ended %s (exit code %d)", when,
 						 WIFEXITED(st) ? WEXITSTATUS(st) : -1));
+}
+
+/*
+ * execve of the runner failed.  The runner is the linked submission (C) or
+ * the grader's own host (Python), and the grader passed a short argv and an
+ * empty environment: a format the kernel refuses (ENOEXEC, ELIBBAD, EINVAL,
+ * E2BIG) comes from the image, and so does a path that cannot be found or
+ * run when the runner file itself is there (by the grader's stat): the
+ * interpreter the image names.  Anything else (out of memory, too many
+ * files, the runner file missing) is the machine's or the grader's.
+ */
+static void judge_exec(struct judgement *j, const struct run_facts *f)
+{
+	static const struct {
+		int err;
+		const char *name;
+		bool needs_image; /* the image's only when the runner file is there */
+		const char *why;
+	} causes[] = {
+		{ ENOEXEC, "ENOEXEC", false, "Linux cannot load its image (a program header or interpreter path it "
+					     "refuses: did the program add to a section such as .interp?)" },
+		{ ELIBBAD, "ELIBBAD", false, "the interpreter it names (its section .interp) is not a loader" },
+		{ EINVAL, "EINVAL", false, "Linux refuses the layout of its image" },
+		{ E2BIG, "E2BIG", false, "its image asks for more than Linux gives a starting program" },
+		{ ENOENT, "ENOENT", true, "the interpreter it names (its section .interp) does not exist" },
+		{ ENOTDIR, "ENOTDIR", true, "the interpreter it names (its section .interp) does not exist" },
+		{ ENAMETOOLONG, "ENAMETOOLONG", true, "the interpreter it names (its section .interp) is too long a path" },
+		{ ELOOP, "ELOOP", true, "the interpreter it names (its section .interp) is a loop of links" },
+		{ EACCES, "EACCES", true, "the interpreter it names (its section .interp) may not be run here" },
+	};
+	for (size_t i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
+		if (causes[i].err == f->exec_errno && (!causes[i].needs_image || f->image_present)) {
+			decide(j, V_RUN_ERROR, xasprintf("the program could not be started: %s (execve: %s, %s)",
+							 causes[i].why, strerror(f->exec_errno), causes[i].name));
+			return;
+		}
+	decide(j, V_JUDGE_ERROR, f->error ? xstrdup(f->error)
+					  : xasprintf("the grader could not start the runner: %s", strerror(f->exec_errno)));
 }
 
 /* Outcomes other than a report. */
@@ -471,6 +516,9 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 		break;
 	case RUN_NOT_STARTED:
 		decide(j, V_JUDGE_ERROR, xstrdup(f->error ? f->error : "the grader could not start the runner"));
+		break;
+	case RUN_EXEC_FAILED:
+		judge_exec(j, f);
 		break;
 	case RUN_NONE:
 	case RUN_STOPPED:

@@ -114,6 +114,18 @@ def run(cmd, cwd):
     subprocess.run(cmd, cwd=cwd, check=True)
 
 
+def extended_numbering(image):
+    """The image with its section count and name table index moved to section 0, as an
+    ELF file with more than 65,279 sections has them (e_shnum 0, e_shstrndx SHN_XINDEX)."""
+    img = bytearray(image)
+    shoff, = struct.unpack_from("<Q", img, 40)
+    shnum, shstrndx = struct.unpack_from("<HH", img, 60)
+    struct.pack_into("<HH", img, 60, 0, 0xFFFF)
+    struct.pack_into("<Q", img, shoff + 32, shnum)      # section 0's sh_size
+    struct.pack_into("<I", img, shoff + 40, shstrndx)   # section 0's sh_link
+    return bytes(img)
+
+
 def elf_seeds():
     build = os.environ.get("FUZZ_BUILD", os.path.join(ROOT, "build", "fuzz"))
     stubgen = os.path.join(build, "stubgen")
@@ -158,6 +170,7 @@ def elf_seeds():
         seeds["tiny-static"] = tiny
         seeds["tiny-truncated"] = tiny[:80]
         seeds["tiny-no-sections"] = tiny[:40] + struct.pack("<Q", 0) + tiny[48:60] + b"\0\0\0\0" + tiny[64:]
+        seeds["tiny-extended-numbering"] = extended_numbering(tiny)
         run(["gcc", "-m32", "-O2", "-nostdlib", "-static", "-s", "-o", "tiny32", "tiny.c"], tmp) \
             if subprocess.run(["gcc", "-m32", "-E", "-x", "c", "/dev/null"], capture_output=True).returncode == 0 \
             else None

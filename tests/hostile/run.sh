@@ -561,6 +561,8 @@ if [ $# -eq 0 ]; then
 	fi
 	# ...and an endless loop is still stopped, by the process group.
 	check_fixture loop GRADER_NO_SECCOMP=1 GRADER_NO_NAMESPACES=1
+	# ...and a forged "the sandbox could not be installed" is the program's: no filter was handed over
+	check_fixture ctor-forge-sandbox GRADER_NO_SECCOMP=1 GRADER_NO_NAMESPACES=1
 	# Without a PID namespace seccomp alone keeps signals from the peer.
 	check_fixture kill-all GRADER_NO_NAMESPACES=1
 	check_fixture ctor-kill GRADER_NO_NAMESPACES=1
