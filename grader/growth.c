@@ -79,21 +79,61 @@ static void format_duration(struct strbuf *sb, double s)
 		strbuf_addstr(sb, "more than a year");
 }
 
+/* "between N = 192 (19 ms) and N = 768 (767 ms)": the usable range, for sentences that cannot name a class */
+static void add_range(struct strbuf *sb, const struct growth_result *g)
+{
+	const struct growth_point *lo = NULL, *hi = NULL;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i])) {
+			lo = lo ? lo : &g->points[i];
+			hi = &g->points[i];
+		}
+	if (lo && hi)
+		strbuf_addf(sb, "from %.0f ms at N = %lld to %.0f ms at N = %lld", lo->ms, lo->size, hi->ms, hi->size);
+}
+
+/* Why the growth is unknown, in words a student reads: too quick to time, or the time did not grow. */
+static void add_unknown(struct strbuf *sb, const struct growth_result *g)
+{
+	long long largest = 0;
+	for (int i = 0; i < g->npoints; i++)
+		largest = g->points[i].size > largest ? g->points[i].size : largest;
+	if (g->flat) {
+		strbuf_addf(sb, "%s: its time hardly grew with N (", g->call);
+		add_range(sb, g);
+		strbuf_addstr(sb, "), so how it grows could not be measured; the inputs may let it finish early");
+	} else if (g->nused == 0 && largest && !g->stopped)
+		strbuf_addf(sb, "%s: its growth could not be measured: every call up to N = %lld took under %.0f ms, "
+			    "too quick to time", g->call, largest, GROWTH_MIN_MS);
+	else
+		strbuf_addf(sb, "%s: its growth could not be measured (%s)", g->call,
+			    g->stopped ? g->stopped : "fewer than two sizes took 5 ms or more");
+}
+
 static void make_sentence(struct growth_result *g)
 {
-	struct strbuf sb = STRBUF_INIT, expected = STRBUF_INIT, cls = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, expected = STRBUF_INIT, cls = STRBUF_INIT, hi = STRBUF_INIT;
 	growth_expected_name(&expected, g->expected);
-	growth_class_name(&cls, g->order, g->exponential);
+	growth_class_name(&cls, g->decided ? g->order : g->lo, g->exponential);
+	growth_class_name(&hi, g->hi, false);
 	if (!g->known)
-		strbuf_addf(&sb, "%s: its growth could not be measured (%s)", g->call,
-			    g->stopped ? g->stopped : "fewer than two sizes took 5 ms or more");
+		add_unknown(&sb, g);
 	else if (g->exponential)
 		strbuf_addf(&sb, "%s grows exponentially, about %.2f^N (expected %s): an exponential algorithm", g->call,
 			    g->base, expected.buf);
-	else
+	else if (g->decided)
 		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): an O(%s) algorithm", g->call, g->exponent,
 			    expected.buf, cls.buf);
-	if (g->known && g->expected == (g->exponential ? GROWTH_EXPONENTIAL : g->order))
+	else if (!g->uneven) /* two classes or more explain the times equally well */
+		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): between O(%s) and O(%s), the measurements cannot "
+			    "tell which", g->call, g->exponent, expected.buf, cls.buf, hi.buf);
+	else { /* no class explains every time within the tolerance: name the two around the exponent */
+		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): between O(%s) and O(%s), its times (", g->call,
+			    g->exponent, expected.buf, cls.buf, hi.buf);
+		add_range(&sb, g);
+		strbuf_addstr(&sb, ") were too uneven to tell which (the machine may have been busy)");
+	}
+	if (g->known && g->decided && g->expected == (g->exponential ? GROWTH_EXPONENTIAL : g->order))
 		strbuf_addstr(&sb, ", as expected");
 	if (g->known && g->extrapolated_s >= 0) {
 		strbuf_addf(&sb, "; at N = %lld", g->target);
@@ -106,11 +146,68 @@ static void make_sentence(struct growth_result *g)
 	g->sentence = strbuf_detach(&sb);
 	strbuf_release(&expected);
 	strbuf_release(&cls);
+	strbuf_release(&hi);
+}
+
+/*
+ * Does class N^k explain the usable points?  Its model is t = a N^k +
+ * b N^(k-1) with a, b >= 0, fitted in relative least squares: lower-order
+ * work (an interpreter's cost per step of an O(N^2) loop around an O(N)
+ * builtin, a cache miss per cell, for k = 1 the fixed cost) drags the
+ * measured exponent below k at small sizes, and the model allows for it -
+ * the log-log slope of such a sum only rises towards k.  The class fits when
+ * every point lies within the tolerance of its model and the N^k term makes
+ * at least half the time at the largest size: a class is named by the term
+ * that dominates where it was measured.
+ */
+static bool class_fits(const struct growth_result *g, int k)
+{
+	double top = 0, s11 = 0, s12 = 0, s22 = 0, s1 = 0, s2 = 0, a, b, det;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i]) && (double)g->points[i].size > top)
+			top = (double)g->points[i].size;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		double u = (double)pt->size / top, t = pt->ms - g->fixed_ms, x1 = pow(u, k) / t, x2 = pow(u, k - 1) / t;
+		if (!usable(pt))
+			continue;
+		s11 += x1 * x1;
+		s12 += x1 * x2;
+		s22 += x2 * x2;
+		s1 += x1;
+		s2 += x2;
+	}
+	det = s11 * s22 - s12 * s12;
+	a = det > 1e-12 * s11 * s22 ? (s1 * s22 - s2 * s12) / det : -1;
+	b = det > 1e-12 * s11 * s22 ? (s2 * s11 - s1 * s12) / det : -1;
+	if (a < 0 || b < 0) { /* the best fit needs a negative term: the leading one alone */
+		a = s1 / s11;
+		b = 0;
+	}
+	if (a < b) /* at the largest size, u = 1: the N^k term is a / (a + b) of the time */
+		return false;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		double u = (double)pt->size / top;
+		if (usable(pt) && fabs(log((pt->ms - g->fixed_ms) / (a * pow(u, k) + b * pow(u, k - 1)))) > g->tolerance)
+			return false;
+	}
+	return true;
+}
+
+/* The tolerance: GROWTH_TOLERANCE, or the usable points' own scatter between runs when larger (a busy machine). */
+static double tolerance(const struct growth_result *g)
+{
+	double tol = GROWTH_TOLERANCE;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i]) && g->points[i].scatter > tol)
+			tol = g->points[i].scatter;
+	return tol < GROWTH_TOLERANCE_MAX ? tol : GROWTH_TOLERANCE_MAX;
 }
 
 void growth_fit(struct growth_result *g)
 {
-	double a, p, log_s;
+	double a = 0, p = 0, log_s;
 	g->nused = 0;
 	g->fixed_ms = 0;
 	for (int i = 0; i < g->npoints; i++) {
@@ -120,13 +217,31 @@ void growth_fit(struct growth_result *g)
 			g->fixed_ms = pt->ms;
 	}
 	g->known = g->nused >= 2;
-	g->exponential = false;
+	g->exponential = g->decided = g->flat = g->uneven = false;
+	g->lo = g->hi = g->order = 0;
 	g->extrapolated_s = -1;
+	g->tolerance = tolerance(g);
 	if (g->known) {
 		least_squares(g, true, &a, &p);
 		g->exponent = p;
+		/* the time grew by less than the square root of the size's factor: nothing to classify */
+		g->flat = p < GROWTH_FLAT_EXPONENT;
+		g->known = !g->flat;
+	}
+	if (g->known) {
 		g->exponential = p > GROWTH_EXP_CUTOFF;
-		g->order = p < 0 ? 0 : (int)lround(p);
+		for (int k = 1; k <= GROWTH_MAX_ORDER && !g->exponential; k++)
+			if (class_fits(g, k)) {
+				g->lo = g->lo ? g->lo : k;
+				g->hi = k;
+			}
+		g->decided = g->exponential || (g->lo && g->lo == g->hi);
+		g->order = g->decided ? g->lo : 0;
+		g->uneven = !g->lo;
+		if (g->uneven) { /* none fits: the sentence names the classes around the exponent */
+			g->lo = p < 1 ? 1 : (int)floor(p);
+			g->hi = g->lo + 1;
+		}
 		log_s = a + p * log((double)g->target);
 		if (g->exponential) {
 			double b;
@@ -234,32 +349,35 @@ static void plan_call(const struct measure *m, struct run_task *t, const struct 
 }
 
 /*
- * Run `reps` calls at size n (in parallel on the pool's slots).  ms[i]:
- * the CPU time of run i, or -1 when it went over the cap.  0, or -1 when a
- * run failed otherwise (*why says how) or the pool stopped.
+ * Run one call at each of the count sizes (in parallel on the pool's
+ * slots).  ms[i]: the CPU time of the call at sizes[i], or -1 when it went
+ * over the cap.  0, or -1 when a run failed otherwise (*why says how) or
+ * the pool stopped.
  */
-static int run_calls(struct measure *m, long long n, int reps, double *ms, char **why)
+static int run_calls(struct measure *m, const long long *sizes, int count, double *ms, char **why)
 {
-	struct run_task *tasks = xcalloc((size_t)reps + 1, sizeof(*tasks));
-	struct strbuf args = STRBUF_INIT;
-	struct batch b = { reps, 0 };
+	struct run_task *tasks = xcalloc((size_t)count + 1, sizeof(*tasks));
+	struct batch b = { count, 0 };
 	struct pool_client client = { batch_next, batch_finished, &b };
 	int ret = 0;
 
-	encode_inputs(m->p, n, &args);
-	for (int i = 0; i < reps; i++)
+	for (int i = 0; i < count; i++) {
+		struct strbuf args = STRBUF_INIT;
+		encode_inputs(m->p, sizes[i], &args);
 		plan_call(m, &tasks[i], &args);
+		strbuf_release(&args);
+	}
 	if (pool_run(m->pool, tasks, &client) < 0) {
 		*why = xstrdup("interrupted");
 		ret = -1;
 	}
-	for (int i = 0; i < reps && ret == 0; i++) {
+	for (int i = 0; i < count && ret == 0; i++) {
 		struct judgement j;
 		memset(&j, 0, sizeof(j));
 		verdict_of_run(&j, &tasks[i], &m->p->funcs[m->p->growth.func]);
 		if (tasks[i].facts.outcome == RUN_WALL_TIMEOUT && tasks[i].facts.child_cpu_ms < GROWTH_RUN_CAP_MS) {
 			*why = xasprintf("at N = %lld a call used %u ms of CPU in %u ms of wall-clock time (sleeping, or "
-					 "the machine too busy)", n, tasks[i].facts.child_cpu_ms, tasks[i].wall_ms);
+					 "the machine too busy)", sizes[i], tasks[i].facts.child_cpu_ms, tasks[i].wall_ms);
 			ret = -1;
 		} else if (j.verdict == V_CORRECT) {
 			ms[i] = tasks[i].facts.outcome == RUN_REPORTED ? tasks[i].facts.report.cpu_us / 1000.0 : j.cpu_ms;
@@ -268,71 +386,112 @@ static int run_calls(struct measure *m, long long n, int reps, double *ms, char 
 			ms[i] = -1;
 			m->used_ms += GROWTH_RUN_CAP_MS;
 		} else {
-			*why = xasprintf("at N = %lld the call failed: %s", n, j.message ? j.message : "no answer");
+			*why = xasprintf("at N = %lld the call failed: %s", sizes[i], j.message ? j.message : "no answer");
 			ret = -1;
 		}
 		judgement_release(&j);
 	}
-	for (int i = 0; i < reps; i++)
+	for (int i = 0; i < count; i++)
 		run_task_release(&tasks[i]);
 	free(tasks);
-	strbuf_release(&args);
 	return ret;
 }
 
-static int compare_doubles(const void *a, const void *b)
+/* Add a run's time (-1: over the cap, which counts as the cap) to a point: its least and second least. */
+static void add_run(struct growth_point *pt, double ms)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* How many runs a size whose first run took first_ms gets, within what is left of the budget. */
-static int reps_for(const struct measure *m, double first_ms)
-{
-	int reps = first_ms < GROWTH_MIN_MS / 2 ? 1 : first_ms > GROWTH_SLOW_MS ? GROWTH_REPS_SLOW : GROWTH_REPS;
-	double left = GROWTH_BUDGET_MS - m->used_ms;
-	if ((reps - 1) * first_ms > left)
-		reps = 1 + (int)(left / (first_ms > 0.001 ? first_ms : 0.001));
-	return reps < 1 ? 1 : reps;
+	ms = ms < 0 ? GROWTH_RUN_CAP_MS : ms;
+	if (!pt->runs++) {
+		pt->ms = pt->second = ms;
+	} else if (ms < pt->ms) {
+		pt->second = pt->ms;
+		pt->ms = ms;
+	} else if (pt->runs == 2 || ms < pt->second) {
+		pt->second = ms;
+	}
+	pt->scatter = pt->runs > 1 && pt->ms > 0 ? log(pt->second / pt->ms) : 0;
+	pt->capped = pt->ms >= GROWTH_RUN_CAP_MS; /* every run went over the cap */
 }
 
 /*
- * One point at size n: a first run, then more for the median.  0: measured;
- * 1: a run went over the cap (the point is capped); -1: a run failed
- * (g->stopped says how).
+ * The first run at size n (the search decides on it; rounds() adds the
+ * others).  0: measured; 1: over the cap (the point is capped); -1: the run
+ * failed (g->stopped says how).
  */
 static int measure_size(struct measure *m, long long n, struct growth_point *pt)
 {
-	double ms[GROWTH_REPS + 1];
+	double ms;
 	char *why = NULL;
-	int reps;
 
 	memset(pt, 0, sizeof(*pt));
 	pt->size = n;
-	if (run_calls(m, n, 1, ms, &why) < 0)
-		goto failed;
-	pt->runs = 1;
-	if (ms[0] < 0) {
-		pt->capped = true;
-		pt->ms = GROWTH_RUN_CAP_MS;
-		return 1;
+	if (run_calls(m, &n, 1, &ms, &why) < 0) {
+		free(m->g->stopped);
+		m->g->stopped = why;
+		return -1;
 	}
-	reps = reps_for(m, ms[0]);
-	if (reps > 1 && run_calls(m, n, reps - 1, ms + 1, &why) < 0)
-		goto failed;
-	pt->runs = reps;
-	/* a run over the cap counts as the cap: one such run among faster ones is noise, the median decides */
-	for (int i = 1; i < reps; i++)
-		if (ms[i] < 0)
-			ms[i] = GROWTH_RUN_CAP_MS;
-	qsort(ms, (size_t)reps, sizeof(double), compare_doubles);
-	pt->ms = ms[reps / 2];
-	pt->capped = pt->ms >= GROWTH_RUN_CAP_MS;
+	add_run(pt, ms);
 	return pt->capped ? 1 : 0;
-failed:
-	free(m->g->stopped);
-	m->g->stopped = why;
-	return -1;
+}
+
+/* How many runs a point gets in all, want_fast for a usable point under GROWTH_SLOW_MS. */
+static int runs_wanted(const struct growth_point *pt, int want_fast)
+{
+	if (!usable(pt))
+		return 1; /* the fit does not use it: one run placed it */
+	return pt->ms > GROWTH_SLOW_MS ? want_fast - (GROWTH_REPS - GROWTH_REPS_SLOW) : want_fast;
+}
+
+/*
+ * More runs of the usable points, in rounds - one run of every point per
+ * round - until each has runs_wanted(want_fast) or the budget is spent (a
+ * round leaves out the points it cannot pay for, the costliest last).
+ * Interleaved, a load that comes and goes during the measurement touches
+ * every size alike, and the least time of each comes from the quietest
+ * moments: a busy machine (a shared core, its caches) only ever adds time.
+ */
+static void rounds(struct measure *m, int want_fast)
+{
+	struct growth_result *g = m->g;
+	long long sizes[GROWTH_MAX_POINTS];
+	int which[GROWTH_MAX_POINTS];
+	double ms[GROWTH_MAX_POINTS];
+	while (!grader_interrupted) {
+		double cost = 0;
+		int count = 0;
+		char *why = NULL;
+		/* the points are in order of size: the cheap ones first */
+		for (int i = 0; i < g->npoints; i++) {
+			const struct growth_point *pt = &g->points[i];
+			if (pt->runs >= runs_wanted(pt, want_fast) || m->used_ms + cost + pt->ms > GROWTH_BUDGET_MS)
+				continue;
+			cost += pt->ms;
+			which[count] = i;
+			sizes[count++] = pt->size;
+		}
+		if (!count)
+			return;
+		if (run_calls(m, sizes, count, ms, &why) < 0) {
+			free(why); /* a later run failed: the points keep what they had */
+			return;
+		}
+		for (int i = 0; i < count; i++)
+			add_run(&g->points[which[i]], ms[i]);
+	}
+}
+
+/*
+ * When no single class fits the points (two fit, or none), measure more:
+ * GROWTH_MORE_REPS more rounds, as far as the budget pays.  A busy
+ * machine's noise shrinks with them.
+ */
+static void settle(struct measure *m)
+{
+	struct growth_result *g = m->g;
+	growth_fit(g);
+	if (!g->known || g->decided)
+		return;
+	rounds(m, GROWTH_REPS + GROWTH_MORE_REPS);
 }
 
 /* Measure n and add the point; false when the search must stop here (g->stopped set). */
@@ -508,6 +667,12 @@ static void search(struct measure *m)
 	}
 	refine(m);
 	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
+	rounds(m, GROWTH_REPS);
+	/* the rounds' least times may take a point under GROWTH_MIN_MS that its one run had over it: refine again */
+	refine(m);
+	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
+	rounds(m, GROWTH_REPS);
+	settle(m);
 }
 
 /* ---- when, and for whom ---- */

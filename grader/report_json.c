@@ -153,11 +153,15 @@ static json_t *test_json(const struct view_problem *vp, const struct view_test *
 static json_t *growth_json(const struct growth_result *g)
 {
 	json_t *j = json_object(), *points = json_array();
-	struct strbuf cls = STRBUF_INIT, expected = STRBUF_INIT;
+	struct strbuf cls = STRBUF_INIT, expected = STRBUF_INIT, lo = STRBUF_INIT, hi = STRBUF_INIT;
 	growth_class_name(&cls, g->order, g->exponential);
 	growth_expected_name(&expected, g->expected);
+	growth_class_name(&lo, g->lo, false);
+	growth_class_name(&hi, g->hi, false);
 	json_object_set_new(j, "call", json_string(g->call));
-	json_object_set_new(j, "class", g->known ? json_string(cls.buf) : json_null());
+	/* a class only when the measurement named one; else the two it lies between, when it says that much */
+	json_object_set_new(j, "class", g->known && g->decided ? json_string(cls.buf) : json_null());
+	json_object_set_new(j, "between", g->known && !g->decided ? json_pack("[s, s]", lo.buf, hi.buf) : json_null());
 	json_object_set_new(j, "exponent", g->known ? json_real(round(g->exponent * 100) / 100) : json_null());
 	json_object_set_new(j, "base", g->known && g->exponential ? json_real(round(g->base * 1000) / 1000) : json_null());
 	json_object_set_new(j, "expected", json_string(expected.buf));
@@ -177,6 +181,8 @@ static json_t *growth_json(const struct growth_result *g)
 	json_object_set_new(j, "message", json_string(g->sentence));
 	strbuf_release(&cls);
 	strbuf_release(&expected);
+	strbuf_release(&lo);
+	strbuf_release(&hi);
 	return j;
 }
 

@@ -57,6 +57,7 @@ static void test_quadratic(void **state)
 	growth_fit(g);
 	assert_true(g->known);
 	assert_false(g->exponential);
+	assert_true(g->decided);
 	assert_int_equal(g->order, 2);
 	assert_true(fabs(g->exponent - 2) < 0.1);
 	/* 2048 (16.8 ms) ... 16384 (1.07 s); 1024 is 4.2 ms, 32768 (4.3 s) and 65536 over the cap */
@@ -80,6 +81,7 @@ static void test_cubic(void **state)
 	growth_fit(g);
 	assert_true(g->known);
 	assert_int_equal(g->nused, 3);
+	assert_true(g->decided);
 	assert_int_equal(g->order, 3);
 	assert_true(fabs(g->exponent - 3) < 0.2);
 	/* 5e-8 * 3537^3 ms = 2.2 s */
@@ -116,7 +118,116 @@ static void test_unknown(void **state)
 	assert_false(g->known);
 	assert_int_equal(g->nused, 0);
 	assert_true(g->extrapolated_s < 0);
-	assert_string_equal(g->sentence, "f: its growth could not be measured (fewer than two sizes took 5 ms or more)");
+	assert_false(g->decided);
+	assert_string_equal(g->sentence, "f: its growth could not be measured: every call up to N = 8192 took under 5 ms, "
+					 "too quick to time");
+	growth_result_free(g);
+}
+
+/* Points at the given sizes and times, each with the given scatter between its two least runs. */
+static struct growth_result *points_of(const long long *sizes, const double *ms, int n, double scatter)
+{
+	struct growth_result *g = calloc(1, sizeof(*g));
+	g->call = strdup("f");
+	g->expected = 2;
+	for (int i = 0; i < n; i++) {
+		struct growth_point *pt = &g->points[g->npoints++];
+		pt->size = sizes[i];
+		pt->ms = ms[i];
+		pt->second = ms[i] * exp(scatter);
+		pt->scatter = scatter;
+		pt->runs = 5;
+	}
+	return g;
+}
+
+/*
+ * Python's cubic p4_dp (tests/mistakes/py-p4dp-cubic): sum(L[i:j]) runs in C under an O(N^2) loop in
+ * Python, and the loop's cost drags the exponent down at the sizes under the cap.  Times measured by
+ * the grader on 2026-11-26 on this 2-core machine, busy with other work (load 5 to 9): the least of 5
+ * runs, and the median of 5 (as before).  Fitted exponents 2.7 both - and "N^2.4" in the run issue 30
+ * quotes, which rounding called O(N^2).
+ */
+static void test_cubic_dragged(void **state)
+{
+	static const long long sizes[] = { 24, 48, 96, 192, 384, 768 };
+	static const double least[] = { 1.003, 1.147, 2.922, 12.444, 76.18, 535.51 };
+	static const double median[] = { 1.116, 1.698, 4.505, 19.241, 107.975, 767.633 };
+	const double *runs[] = { least, median };
+	(void)state;
+	for (int r = 0; r < 2; r++) {
+		struct growth_result *g = points_of(sizes, runs[r], 6, 0.02);
+		growth_fit(g);
+		assert_true(g->exponent > 2.5 && g->exponent < 2.85);
+		assert_true(g->decided);
+		assert_int_equal(g->order, 3);
+		assert_non_null(strstr(g->sentence, "(expected N^2): an O(N^3) algorithm"));
+		growth_result_free(g);
+	}
+}
+
+static void test_between(void **state)
+{
+	/* two sizes, the time x2^2.45, on a machine whose runs scatter by 30%: N^2 fits within the scatter and
+	 * so does N^3 (a N^3 + b N^2, its N^3 term 53% at the top): the sentence says it cannot tell */
+	static const long long sizes[] = { 1000, 2000 };
+	static const double ms[] = { 100, 546 };
+	struct growth_result *g = points_of(sizes, ms, 2, 0.3);
+	(void)state;
+	g->target = 4000;
+	growth_fit(g);
+	assert_true(g->known);
+	assert_false(g->decided);
+	assert_false(g->uneven);
+	assert_int_equal(g->lo, 2);
+	assert_int_equal(g->hi, 3);
+	assert_non_null(strstr(g->sentence, "f grows like N^2.4 (expected N^2): between O(N^2) and O(N^3), the "
+					    "measurements cannot tell which; at N = 4000 one call would take about "));
+	assert_null(strstr(g->sentence, "as expected"));
+	/* the same two points from a quiet machine (scatter 2%): N^2 is 16% off now, over the tolerance of 15%,
+	 * and N^3 fits them exactly */
+	for (int i = 0; i < g->npoints; i++)
+		g->points[i].scatter = 0.02;
+	growth_fit(g);
+	assert_true(g->decided);
+	assert_int_equal(g->order, 3);
+	growth_result_free(g);
+}
+
+static void test_uneven(void **state)
+{
+	/* N^2, but the 4096 point 50% too slow (a burst of load on all its runs): no class within 16% */
+	static const long long sizes[] = { 1024, 2048, 4096, 8192 };
+	static const double ms[] = { 10, 40, 240, 640 };
+	struct growth_result *g = points_of(sizes, ms, 4, 0.01);
+	(void)state;
+	growth_fit(g);
+	assert_true(g->known);
+	assert_false(g->decided);
+	assert_true(g->uneven);
+	assert_int_equal(g->lo, 2);
+	assert_int_equal(g->hi, 3);
+	assert_string_equal(g->sentence, "f grows like N^2.1 (expected N^2): between O(N^2) and O(N^3), its times (from "
+					 "10 ms at N = 1024 to 640 ms at N = 8192) were too uneven to tell which (the "
+					 "machine may have been busy)");
+	growth_result_free(g);
+}
+
+static void test_flat(void **state)
+{
+	/* an early exit: 6 to 6.5 ms from N = 1000 to 8000 - no class, however usable the times */
+	static const long long sizes[] = { 1000, 2000, 4000, 8000 };
+	static const double ms[] = { 6, 6.3, 6.1, 6.5 };
+	struct growth_result *g = points_of(sizes, ms, 4, 0.01);
+	(void)state;
+	g->target = 100000;
+	growth_fit(g);
+	assert_false(g->known);
+	assert_true(g->flat);
+	assert_false(g->decided);
+	assert_true(g->extrapolated_s < 0);
+	assert_string_equal(g->sentence, "f: its time hardly grew with N (from 6 ms at N = 1000 to 6 ms at N = 8000), "
+					 "so how it grows could not be measured; the inputs may let it finish early");
 	growth_result_free(g);
 }
 
@@ -139,6 +250,10 @@ int main(void)
 		cmocka_unit_test(test_cubic),
 		cmocka_unit_test(test_exponential),
 		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_cubic_dragged),
+		cmocka_unit_test(test_between),
+		cmocka_unit_test(test_uneven),
+		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
