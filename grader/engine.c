@@ -16,6 +16,7 @@
 #include "runner.h"
 #include "filter.h"
 #include "growth.h"
+#include "remeasure.h"
 #include "sandbox.h"
 #include "shrink.h"
 #include "verdict.h"
@@ -296,6 +297,7 @@ struct plan {
 	int *problem, *kase;         /* per task: index into e->problems (the variant), and the case */
 	int *first_task;             /* per selection entry: its first task, or -1 when it did not build */
 	struct judgement *judged;    /* per task, once finished */
+	struct remeasure *rm;        /* grading: the tests at the edge run again (remeasure.h), or NULL */
 };
 
 static int variant_index(const struct engine *e, const struct problem *p)
@@ -375,6 +377,7 @@ static void plan_release(struct plan *plan)
 	free(plan->kase);
 	free(plan->first_task);
 	free(plan->judged);
+	remeasure_free(plan->rm);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -513,6 +516,10 @@ static bool failed_to_start(const struct plan *plan, int i)
 static int grading_next(void *ctx)
 {
 	struct grading *g = ctx;
+	/* a test at the edge runs again first: its verdict settles its group (all-or-nothing) at once */
+	int again = g->plan->rm ? remeasure_next(g->plan->rm) : -1;
+	if (again >= 0)
+		return again;
 	while (g->next < g->plan->ntasks) {
 		int i = g->order[g->next++];
 		bool *failed;
@@ -534,6 +541,8 @@ static void grading_finished(void *ctx, int i)
 	struct grading *g = ctx;
 	bool *failed;
 	judge_task(g->e, g->plan, i, g->compare);
+	if (g->plan->rm && remeasure_finished(g->plan->rm, i, &g->plan->tasks[i], &g->plan->judged[i]))
+		return;
 	if (failed_to_start(g->plan, i))
 		g->start_failed[g->plan->problem[i]] = true;
 	if (g->compare && g->e->opts.stop_at_first_failure && g->plan->judged[i].verdict != V_CORRECT)
@@ -606,6 +615,8 @@ static int run_plan(struct engine *e, struct plan *plan, bool compare, struct st
 	g.group_failed = xcalloc((size_t)g.group_base[e->nproblems] + 1, sizeof(bool));
 	g.start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
 	g.order = dispatch_order(e, plan);
+	if (compare)
+		plan->rm = remeasure_new(plan->ntasks);
 	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
 	ret = pool_run(pool, plan->tasks, &client);
 	pool_free(pool);
@@ -639,6 +650,7 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 	tr->has_actual = j->answered;
 	tr->actual = j->answer;
 	tr->at_startup = t->facts.starting;
+	tr->runs = j->verdict == V_SKIPPED ? 0 : remeasure_runs(plan->rm, i);
 	/* the expected value, also for a wrong answer that is no number (None, another type) */
 	if (tr->has_actual || tr->verdict == V_WRONG_ANSWER)
 		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);
@@ -695,8 +707,10 @@ static void collect(const struct engine *e, const struct selection *sel, const s
 		collect_startup(pr, plan, i);
 	}
 	for (int i = 0; i < out->nproblems; i++)
-		for (int k = 0; k < out->problems[i].ntests; k++)
+		for (int k = 0; k < out->problems[i].ntests; k++) {
 			out->internal_error |= out->problems[i].tests[k].verdict == V_JUDGE_ERROR;
+			out->remeasured += out->problems[i].tests[k].runs > 1;
+		}
 }
 
 /* Build, plan with lp's limits, run, collect: the one way through for grading and measuring alike. */
