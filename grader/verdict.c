@@ -85,9 +85,8 @@ static char *wall_limit_message(const struct run_task *t)
 		return xasprintf("no answer within the wall-clock limit of %u ms: the program was stopped "
 				 "(SIGSTOP on itself?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
 	if (f->child_state == 'R')
-		return xasprintf("no answer within the wall-clock limit of %u ms: the program was running but "
-				 "had used only %u ms of CPU time (limit %u ms) - waiting for memory or the disk?",
-				 t->wall_ms, f->child_cpu_ms, t->cpu_ms);
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was running, but got "
+				 "only %u ms of CPU time (limit %u ms) in that time", t->wall_ms, f->child_cpu_ms, t->cpu_ms);
 	return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping or waiting "
 			 "(sleep(), pause()?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
 }
