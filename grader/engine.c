@@ -16,6 +16,7 @@
 #include "runner.h"
 #include "filter.h"
 #include "growth.h"
+#include "remeasure.h"
 #include "sandbox.h"
 #include "shrink.h"
 #include "verdict.h"
@@ -296,6 +297,7 @@ struct plan {
 	int *problem, *kase;         /* per task: index into e->problems (the variant), and the case */
 	int *first_task;             /* per selection entry: its first task, or -1 when it did not build */
 	struct judgement *judged;    /* per task, once finished */
+	struct remeasure *rm;        /* grading: the tests at the edge run again (remeasure.h), or NULL */
 };
 
 static int variant_index(const struct engine *e, const struct problem *p)
@@ -375,6 +377,7 @@ static void plan_release(struct plan *plan)
 	free(plan->kase);
 	free(plan->first_task);
 	free(plan->judged);
+	remeasure_free(plan->rm);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -517,6 +520,10 @@ static bool failed_to_start(const struct plan *plan, int i)
 static int grading_next(void *ctx)
 {
 	struct grading *g = ctx;
+	/* a test at the edge runs again first: its verdict settles its group (all-or-nothing) at once */
+	int again = g->plan->rm ? remeasure_next(g->plan->rm) : -1;
+	if (again >= 0)
+		return again;
 	while (g->next < g->end) {
 		int i = g->order[g->next++];
 		bool *failed;
@@ -538,6 +545,8 @@ static void grading_finished(void *ctx, int i)
 	struct grading *g = ctx;
 	bool *failed;
 	judge_task(g->e, g->plan, i, g->compare);
+	if (g->plan->rm && remeasure_finished(g->plan->rm, i, &g->plan->tasks[i], &g->plan->judged[i]))
+		return;
 	if (failed_to_start(g->plan, i))
 		g->start_failed[g->plan->problem[i]] = true;
 	if (g->compare && g->e->opts.stop_at_first_failure && g->plan->judged[i].verdict != V_CORRECT)
@@ -616,6 +625,8 @@ static void grading_init(struct grading *g, const struct engine *e, struct plan 
 	g->group_failed = xcalloc((size_t)g->group_base[e->nproblems] + 1, sizeof(bool));
 	g->start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
 	g->order = dispatch_order(e, plan, &g->npublic);
+	if (compare && !plan->rm)
+		plan->rm = remeasure_new(plan->ntasks);
 }
 
 static void grading_release(struct grading *g)
@@ -667,6 +678,7 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 	tr->has_actual = j->answered;
 	tr->actual = j->answer;
 	tr->at_startup = t->facts.starting;
+	tr->runs = j->verdict == V_SKIPPED ? 0 : remeasure_runs(plan->rm, i);
 	/* the expected value, also for a wrong answer that is no number (None, another type) */
 	if (tr->has_actual || tr->verdict == V_WRONG_ANSWER)
 		tr->has_expected = expected_for(e, plan->problem[i], plan->kase[i], &tr->expected);
@@ -744,6 +756,16 @@ static void collect_tests(const struct engine *e, const struct selection *sel, s
 	}
 }
 
+/* How many tests were run more than once near their time limit (remeasure.h)? */
+static int count_remeasured(const struct grade_result *out)
+{
+	int n = 0;
+	for (int i = 0; i < out->nproblems; i++)
+		for (int k = 0; k < out->problems[i].ntests; k++)
+			n += out->problems[i].tests[k].runs > 1;
+	return n;
+}
+
 /* Could some test not be judged (every verdict is in)? */
 static bool any_judge_error(const struct grade_result *out)
 {
@@ -802,6 +824,7 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 		goto cleanup;
 	collect_tests(e, sel, &plan, out, VIS_HIDDEN);
 	out->internal_error = any_judge_error(out);
+	out->remeasured = count_remeasured(out);
 	grade_result_score(out);
 	if (compare) {
 		diagnose_result(out, VIS_HIDDEN);

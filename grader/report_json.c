@@ -8,7 +8,10 @@
  * Added alongside: the grader's version, the format's version, per-problem
  * build outcome, limits and groups (with their effective limits and
  * counts), per-test limits, peak memory, the call, the values and the
- * captured output (as the view cut it).
+ * captured output (as the view cut it); per test "runs" (more than 1: it
+ * ended near its CPU limit and was measured again, judged on its run with
+ * the least CPU, remeasure.h) and in "summary" "remeasured", how many of
+ * the listed tests were.
  *
  * "tests" lists the tests of the view (view.h): in the student's view
  * only the public groups' tests; a hidden group is its entry in "groups"
@@ -132,6 +135,7 @@ static json_t *test_json(const struct view_problem *vp, const struct view_test *
 	json_object_set_new(j, "time_ms", json_integer(t->time_ms));
 	json_object_set_new(j, "wall_ms", json_integer(t->wall_ms));
 	json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
+	json_object_set_new(j, "runs", json_integer(t->runs > 1 ? t->runs : 1));
 	json_object_set_new(j, "peak_kb", json_integer((json_int_t)t->peak_kb));
 	json_object_set_new(j, "message", vt->message ? json_text(vt->message) : json_null());
 	json_object_set_new(j, "message_cut", json_boolean(vt->message_cut));
@@ -277,9 +281,9 @@ int report_json(FILE *out, const struct view *v, const struct report_options *o)
 	json_object_set_new(root, "submission", json_text(v->submission));
 	json_object_set_new(root, "score", json_real(v->score));
 	json_object_set_new(root, "max_score", json_real(v->max_score));
-	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i, s:i}", "tests", v->tally.tests, "passed",
+	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i, s:i, s:i}", "tests", v->tally.tests, "passed",
 							v->tally.passed, "failed", v->tally.failed, "skipped",
-							v->tally.skipped));
+							v->tally.skipped, "remeasured", v->tally.remeasured));
 	json_object_set_new(root, "execution_time", v->elapsed_s >= 0 ? json_real(v->elapsed_s) : json_null());
 	json_object_set_new(root, "isolation", json_string(v->isolation ? v->isolation : ""));
 	json_object_set_new(root, "internal_error", json_boolean(v->internal_error));

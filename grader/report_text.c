@@ -327,6 +327,8 @@ static void print_summary(FILE *out, const struct palette *c, const struct view 
 	fprintf(out, "%sTotal:%s ", c->bold, c->off);
 	print_score(out, c, v->score, v->max_score);
 	fprintf(out, "  (%d of %d tests passed", v->tally.passed, v->tally.tests);
+	if (v->tally.remeasured)
+		fprintf(out, ", %d measured again near the time limit", v->tally.remeasured);
 	if (v->elapsed_s >= 0)
 		fprintf(out, ", %.1f s", v->elapsed_s);
 	fputs(")\n", out);

@@ -54,6 +54,7 @@ struct test_result {
 	char *output;              /* captured stdout+stderr (truncated), may be NULL */
 	unsigned long long output_total; /* bytes printed in all */
 	bool at_startup;           /* the program failed before its tests (import, constructor): not this input's doing */
+	int runs;                  /* how many times it ran: more than 1 when its first run ended near the CPU limit (remeasure.h) */
 };
 
 /*
@@ -105,6 +106,7 @@ struct grade_result {
 	double elapsed_s;
 	char *isolation;           /* sandbox_describe() at grading time */
 	bool internal_error;       /* some test could not be judged */
+	int remeasured;            /* tests run more than once because they ended near their CPU limit (remeasure.h) */
 };
 
 void grade_result_release(struct grade_result *r);

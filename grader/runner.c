@@ -31,6 +31,15 @@
 #define WAIT_AFTER_MS 100
 #define WAIT_CPU_SHARE 20
 #define WAIT_SLOTS_FACTOR 2
+/*
+ * The wall-clock backstop is charged only with time the test could have run:
+ * the time its process spent runnable but waiting for a CPU (the kernel's
+ * run delay, /proc/<pid>/schedstat) is given back, at its deadline, in steps
+ * of at least CREDIT_MIN_US - up to RUN_STARVED_WALL_FACTOR x its wall-clock
+ * limit in all.  A test still starved at that bound is not timed out by its
+ * own doing: its facts say so (run_facts.starved).
+ */
+#define CREDIT_MIN_US 2000u
 /* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
 #define RUNNER_MAX_PROCS 16
 /* signals a runner may have queued at once: a test's CPU timer, SIGCHLD, what a test raises itself */
@@ -54,6 +63,11 @@ struct slot {
 	uint64_t present;
 	int task;              /* index of the task in progress, or -1 */
 	uint64_t started_us, deadline_us;
+	uint64_t bound_us;     /* the deadline may be put off for run delay until then (RUN_STARVED_WALL_FACTOR) */
+	uint64_t credited_us;  /* run delay given back so far (0 and bound_us 0: none yet) */
+	pid_t delay_pid;       /* the process whose run delay was read last (the case child, or the zygote) */
+	uint64_t delay_seen_us;/*   and that delay */
+	unsigned stack_kb[2];  /* the case child's stack (VmStk), at the last two samples (sample_stack) */
 	struct strbuf out;     /* request bytes not yet written */
 	size_t out_pos;
 	struct strbuf in;      /* report bytes received */
@@ -102,7 +116,7 @@ struct pool {
 	struct run_task *tasks;
 	const struct pool_client *client;
 	unsigned id_block;       /* the sandbox uids of the slots */
-	bool exhausted;          /* client->next() returned -1 */
+	bool exhausted;          /* client->next() returned -1, and no task finished since */
 	int in_flight;           /* handed out, not finished */
 };
 
@@ -142,6 +156,16 @@ struct pool *pool_new(int slots, const char *workdir, const char *const *hide_pa
 	return pool;
 }
 
+/* No run delay given back yet, no stack seen: for a runner being started, or a test being sent. */
+static void slot_reset_clock(struct slot *s)
+{
+	s->bound_us = 0;
+	s->credited_us = 0;
+	s->delay_pid = 0;
+	s->delay_seen_us = 0;
+	s->stack_kb[0] = s->stack_kb[1] = 0;
+}
+
 static void slot_stop(struct slot *s)
 {
 	int status;
@@ -164,6 +188,7 @@ static void slot_stop(struct slot *s)
 	s->pid = -1;
 	s->ctl_fd = s->status_fd = -1;
 	s->state = SLOT_EMPTY;
+	slot_reset_clock(s);
 	s->runner = NULL;
 	s->runner_argv = NULL;
 	strbuf_reset(&s->out);
@@ -347,6 +372,7 @@ static void finish_task(struct pool *pool, int task, enum run_outcome outcome)
 	t->done = true;
 	pool->in_flight--;
 	pool->client->finished(pool->client->ctx, task);
+	pool->exhausted = false; /* finished() may have made more work (a test to run again) */
 }
 
 /* The facts of a failed start, with their outcome; slow: a start-up timeout, which counts only the second time. */
@@ -606,19 +632,11 @@ static int slot_strays_at_request(struct slot *s)
 	return 0;
 }
 
-/*
- * The case child of the slot's zygote - one we are about to kill at the
- * wall-clock limit, or one sampled while its test waits: its state and CPU
- * time, so the message can say why it did not answer.  Reads /proc (the
- * zygote's children through its kept file): the zygote's newest child (the
- * last listed; constructors may have left older ones).  Returns 0, or -1
- * when unknown.
- */
-static int case_child_state(struct slot *s, char *state, unsigned *cpu_ms)
+/* The zygote's newest child (the last listed; constructors may have left older ones): its case child.  -1 unknown. */
+static long case_child_pid(struct slot *s)
 {
 	char buf[4096], *p, *end;
 	long child = -1;
-	unsigned long long ms;
 
 	if (read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) < 0)
 		return -1;
@@ -628,10 +646,106 @@ static int case_child_state(struct slot *s, char *state, unsigned *cpu_ms)
 			break;
 		child = pid;
 	}
+	return child > 0 ? child : -1;
+}
+
+/*
+ * The case child of the slot's zygote - one we are about to kill at the
+ * wall-clock limit, or one sampled while its test waits: its state and CPU
+ * time, so the message can say why it did not answer.  Reads /proc (the
+ * zygote's children through its kept file).  Returns 0, or -1 when unknown.
+ */
+static int case_child_state(struct slot *s, char *state, unsigned *cpu_ms)
+{
+	long child = case_child_pid(s);
+	unsigned long long ms;
+
 	if (child <= 0 || proc_stat(child, state, false, &ms) < 0)
 		return -1;
 	*cpu_ms = (unsigned)ms;
 	return 0;
+}
+
+/*
+ * How long process pid has been runnable but waiting for a CPU, in us: the
+ * second field of /proc/<pid>/schedstat (ns, since it started; the kernel's
+ * sched_info, there wherever /proc/<pid>/schedstat is).  A process that
+ * sleeps, blocks or is stopped gains none.  -1 unknown.
+ */
+static long long proc_run_delay_us(long pid)
+{
+	char buf[128];
+	unsigned long long on_cpu, delay;
+
+	if (read_proc(pid, "schedstat", buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu", &on_cpu, &delay) != 2)
+		return -1;
+	return (long long)(delay / 1000);
+}
+
+/* The process whose run delay the slot's deadline is charged with: the zygote while it starts, else the case child. */
+static long slot_clock_pid(struct slot *s)
+{
+	return s->state == SLOT_STARTING ? (long)s->pid : case_child_pid(s);
+}
+
+/*
+ * At the slot's deadline: put it off by the run delay not given back yet
+ * (at least CREDIT_MIN_US of it), up to its bound.  A spare case child
+ * forked ahead of its request brings the little delay of its own set-up.
+ * true when the deadline is now later than now.
+ */
+static bool slot_put_off(struct slot *s, uint64_t now)
+{
+	long pid = slot_clock_pid(s);
+	long long delay = pid > 0 ? proc_run_delay_us(pid) : -1;
+	long long extra;
+
+	if (delay < 0)
+		return false;
+	if (!s->bound_us)
+		s->bound_us = s->started_us + RUN_STARVED_WALL_FACTOR * (s->deadline_us - s->started_us);
+	extra = delay - (pid == s->delay_pid ? (long long)s->delay_seen_us : 0);
+	s->delay_pid = (pid_t)pid;
+	s->delay_seen_us = (uint64_t)delay;
+	if (extra < (long long)CREDIT_MIN_US || s->deadline_us >= s->bound_us)
+		return false;
+	s->credited_us += (uint64_t)extra;
+	s->deadline_us = s->deadline_us + (uint64_t)extra > s->bound_us ? s->bound_us : s->deadline_us + (uint64_t)extra;
+	return now < s->deadline_us;
+}
+
+/*
+ * At the slot's last deadline: the run delay of its test (or start) in ms,
+ * and whether the test was starved - it had less time to run than its limit
+ * (limit_ms) by the end, because it waited for a CPU beyond the bound.
+ */
+static bool slot_starved(struct slot *s, uint64_t now, unsigned limit_ms, unsigned *delay_ms)
+{
+	long pid = slot_clock_pid(s);
+	long long delay = pid > 0 ? proc_run_delay_us(pid) : -1;
+	uint64_t waited = delay < 0 ? s->credited_us : (uint64_t)delay, elapsed = now - s->started_us;
+
+	if (pid != s->delay_pid && delay >= 0)
+		waited += s->credited_us; /* an earlier process's delay (not expected: one case child per test) */
+	*delay_ms = (unsigned)(waited / 1000);
+	return waited >= elapsed || elapsed - waited + CREDIT_MIN_US < (uint64_t)limit_ms * 1000u;
+}
+
+/*
+ * The case child's stack (VmStk, in KiB: the extent its stack grew to, which
+ * never shrinks), sampled while a test runs (sample_stack): what the test was
+ * doing when a limit ended it.  0 unknown.
+ */
+static unsigned proc_stack_kb(long pid)
+{
+	char buf[4096], *p;
+	unsigned kb = 0;
+
+	if (read_proc(pid, "status", buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nVmStk:")))
+		return 0;
+	if (sscanf(p + 7, " %u", &kb) != 1)
+		kb = 0;
+	return kb;
 }
 
 /*
@@ -698,6 +812,7 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	s->sample_us = 0;
 	s->started_us = now_us();
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
+	slot_reset_clock(s);
 }
 
 
@@ -746,6 +861,13 @@ static void runner_failed(struct pool *pool, struct slot *s, enum run_outcome ou
 	finish_task(pool, task, outcome);
 }
 
+/* The case child's stack as last sampled, and whether it grew between the last two samples. */
+static void slot_stack_facts(const struct slot *s, struct run_task *t)
+{
+	t->facts.stack_kb = s->stack_kb[1];
+	t->facts.stack_growing = s->stack_kb[0] && s->stack_kb[1] > s->stack_kb[0];
+}
+
 /* A report on the slot's task: its facts, with the CPU the grader counted itself. */
 static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
@@ -766,6 +888,8 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 	t->facts.detail = r->detail_len ? xstrndup(output + r->output_kept, r->detail_len) : NULL;
 	pass_startup(s, t);
 	t->facts.wall_ms = (unsigned)((now_us() - s->started_us) / 1000);
+	t->facts.run_delay_ms = (unsigned)(s->credited_us / 1000);
+	slot_stack_facts(s, t);
 	/* everything the runner's tree used since its hello or last report: catches code before
 	 * main that answers requests itself, or has a helper do the work, and reports a made-up time */
 	t->facts.grader_cpu_ms = now < 0 ? -1 : now - s->cpu_base_ms;
@@ -952,6 +1076,18 @@ static long long slot_test_cpu_us(struct slot *s)
 	return case_child_state(s, &state, &ms) == 0 ? (long long)ms * 1000 : -1;
 }
 
+/* The case child's stack now, beside the last sample's (what a test killed at a limit was doing). */
+static void sample_stack(struct slot *s)
+{
+	long child = case_child_pid(s);
+	unsigned kb = child > 0 ? proc_stack_kb(child) : 0;
+
+	if (kb) {
+		s->stack_kb[0] = s->stack_kb[1];
+		s->stack_kb[1] = kb;
+	}
+}
+
 /*
  * Is the slot's test waiting (asleep, blocked, stopped) rather than
  * computing?  Sampled only once it has run WAIT_AFTER_MS, so quick tests
@@ -965,6 +1101,7 @@ static void sample_waiting(struct slot *s, uint64_t now)
 		return;
 	if (s->sample_us && now < s->sample_us + WAIT_AFTER_MS * 1000ull)
 		return;
+	sample_stack(s);
 	cpu = slot_test_cpu_us(s);
 	if (cpu < 0) {
 		s->waiting = false; /* unknown: it keeps its core */
@@ -1021,7 +1158,8 @@ static bool fill_slot(struct pool *pool, struct slot *s)
 			finish_task(pool, task, failed->facts.outcome);
 			continue;
 		}
-		if (s->state != SLOT_EMPTY && (!same_runner(s->runner, s->runner_argv, t) || s->memory_mb != t->zygote_memory_mb))
+		if (s->state != SLOT_EMPTY && (!same_runner(s->runner, s->runner_argv, t) || s->memory_mb != t->zygote_memory_mb ||
+					       t->fresh_runner))
 			slot_stop(s);
 		if (s->state == SLOT_EMPTY && slot_start(pool, s, t, &exec_errno, &err) < 0) {
 			enum run_outcome outcome = exec_errno ? RUN_EXEC_FAILED : RUN_NOT_STARTED;
@@ -1082,12 +1220,17 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 	struct run_task *t = &pool->tasks[task];
 	bool starting = s->state == SLOT_STARTING;
 
-	if (!starting)
+	if (!starting) {
 		t->facts.child_known = case_child_state(s, &t->facts.child_state, &t->facts.child_cpu_ms) == 0;
+		sample_stack(s);
+		slot_stack_facts(s, t);
+	}
 	t->facts.starting = starting;
 	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
+	t->facts.starved = slot_starved(s, now, starting ? 2 * t->startup_ms + 1000u : t->wall_ms, &t->facts.run_delay_ms);
 	slot_kill_status(s);
-	if (starting)
+	/* a start the machine starved is not the program's failure: the next task starts it again */
+	if (starting && !t->facts.starved)
 		remember_start_failure(pool, t, RUN_START_TIMEOUT, true);
 	s->task = -1;
 	finish_task(pool, task, starting ? RUN_START_TIMEOUT : RUN_WALL_TIMEOUT);
@@ -1110,7 +1253,7 @@ static void watch_slots(struct pool *pool, struct poll_set *ps)
 		struct slot *s = &pool->slots[k];
 		if (s->state == SLOT_EMPTY)
 			continue;
-		if (s->task >= 0 && now >= s->deadline_us) {
+		if (s->task >= 0 && now >= s->deadline_us && !slot_put_off(s, now)) {
 			slot_timed_out(pool, s, now);
 			continue;
 		}

@@ -38,8 +38,13 @@
  * again (docs/performance.md), so tests that wait do not hold a core.  A
  * case child that stops itself is reported at once by its zygote
  * (GR_STOPPED); where the zygote may not kill it, the grader ends the
- * runner.  At the deadline (a sleeping or wedged program)
- * the grader kills the whole zygote - its namespace or process group - and
+ * runner.  The deadline is charged only with time the test could run: at
+ * the deadline the grader reads how long the case child (the zygote, while it
+ * starts) has been runnable but waiting for a CPU (its run delay,
+ * /proc/<pid>/schedstat) and puts the deadline off by what it has not given
+ * back yet, up to RUN_STARVED_WALL_FACTOR x the limit (past that the test is
+ * reported starved, the machine's doing).  At the final deadline (a
+ * sleeping, stopped or wedged program) the grader kills the whole zygote - its namespace or process group - and
  * the slot starts a fresh one for its next case.  A zygote that dies or
  * misbehaves costs only the case it was running - except one that fails
  * before its hello (a constructor that loops, crashes or makes a forbidden
@@ -50,7 +55,10 @@
  *
  * Around every test the grader reads the zygote's CPU time (its own and its
  * reaped children's) from /proc itself: what a runner reports could be
- * forged by code that runs before main.
+ * forged by code that runs before main.  A test past 100 ms also has its
+ * stack sampled (VmStk, every 100 ms): a test stopped at its CPU limit while
+ * its stack was growing toward the limit is a recursion on its way to the
+ * stack's end (verdict.c).
  *
  * Ownership: the pool owns the zygotes; pool_free() kills any left.  The
  * pool keeps a pointer to the hidden paths given to pool_new(): they must
@@ -86,6 +94,12 @@ enum run_outcome {
 	RUN_STOPPED,          /* the pool stopped before the test ran (interrupted) */
 };
 
+/*
+ * The wall-clock limit is charged only with time the test could run: time
+ * it waited for a CPU is given back, up to this many times the limit in all.
+ */
+#define RUN_STARVED_WALL_FACTOR 4u
+
 struct run_facts {
 	enum run_outcome outcome;
 	bool starting;           /* it happened before the runner's hello */
@@ -101,6 +115,12 @@ struct run_facts {
 	long long startup_cpu_ms;/* RUN_STARTUP_LIMIT, RUN_START_TIMEOUT: what the start-up used; -1 unknown */
 	bool tree_oom;           /* the kernel killed a process of the runner's tree at the tree's memory limit */
 	unsigned wall_ms;        /* from request to report (or to the kill) */
+	unsigned run_delay_ms;   /* of wall_ms, how long the test (RUN_START_TIMEOUT: the runner) was runnable
+				  * but waiting for a CPU - given back to it on the wall-clock limit */
+	bool starved;            /* RUN_WALL_TIMEOUT, RUN_START_TIMEOUT: it had less than its wall-clock limit
+				  * to run, the rest of the time waiting for a CPU (the machine's doing) */
+	unsigned stack_kb;       /* the case child's stack when last sampled (tests past 100 ms), 0 unknown */
+	bool stack_growing;      /*   and it was deeper than at the sample before */
 	bool child_known;        /* RUN_WALL_TIMEOUT: the case child's state was read */
 	char child_state;        /*   its /proc state letter (R, S, T...) */
 	unsigned child_cpu_ms;   /*   and CPU time */
@@ -125,6 +145,7 @@ struct run_task {
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;
 	unsigned zygote_memory_mb; /* the largest memory limit of the runner's cases */
 	unsigned startup_ms;    /* CPU the runner may use before its hello (its start-up) */
+	bool fresh_runner;      /* run it on a runner started for it (a test run again: remeasure.h) */
 	/* out */
 	bool done;
 	struct run_facts facts;
@@ -134,9 +155,12 @@ void run_task_release(struct run_task *t);
 
 /*
  * Who decides what runs (the caller's policy).  next() returns the index of
- * the next task to start, or -1 when there is none left (it is not asked
- * again); finished() is called once for every task next() handed out, when
- * its facts are in.
+ * the next task to start, or -1 when there is none now; finished() is called
+ * once for every task next() handed out, when its facts are in.  After -1,
+ * next() is asked again only once a task has finished (finished() may make
+ * more work: a test run again), and the pool ends when next() has returned -1
+ * with no task in flight.  A task handed out again must have been reset
+ * (done false, its facts zeroed and released).
  */
 struct pool_client {
 	int (*next)(void *ctx);

@@ -72,21 +72,35 @@ static const char *stop_signal_name(int sig)
 	}
 }
 
+/*
+ * The wall-clock limit is charged only with the time the test could run
+ * (runner.c gives back the time it waited for a CPU), so a program that
+ * reaches it slept, waited, stopped - or ran that long without using its CPU.
+ */
 static char *wall_limit_message(const struct run_task *t)
 {
 	const struct run_facts *f = &t->facts;
 	if (!f->child_known)
 		return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping, "
-				 "waiting or stopped (or the machine too busy to run it)", t->wall_ms);
+				 "waiting or stopped", t->wall_ms);
 	if (f->child_state == 'T' || f->child_state == 't')
 		return xasprintf("no answer within the wall-clock limit of %u ms: the program was stopped "
 				 "(SIGSTOP on itself?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
 	if (f->child_state == 'R')
-		return xasprintf("no answer within the wall-clock limit of %u ms: the program was still running "
-				 "after %u ms of CPU time (the machine was too busy to give it the CPU limit of %u ms)",
-				 t->wall_ms, f->child_cpu_ms, t->cpu_ms);
+		return xasprintf("no answer within the wall-clock limit of %u ms: the program was running, but got "
+				 "only %u ms of CPU time (limit %u ms) in that time", t->wall_ms, f->child_cpu_ms, t->cpu_ms);
 	return xasprintf("no answer within the wall-clock limit of %u ms: the program was sleeping or waiting "
 			 "(sleep(), pause()?) after %u ms of CPU time", t->wall_ms, f->child_cpu_ms);
+}
+
+/* A test (or its program's start) the machine starved: it waited for a CPU beyond the bound (runner.c). */
+static char *starved_message(const struct run_task *t, const char *what, unsigned limit_ms)
+{
+	const struct run_facts *f = &t->facts;
+	return xasprintf("the machine was too busy to judge this test: %s waited %u ms of %u ms for a CPU, and had "
+			 "less than its wall-clock limit of %u ms to run (the grader gives back waiting time up to "
+			 "%u x that limit); not your program's fault - grade again when the machine is less loaded",
+			 what, f->run_delay_ms, f->wall_ms, limit_ms, RUN_STARVED_WALL_FACTOR);
 }
 
 /* What a call that is allowed on some arguments only was refused for, in the student's terms. */
@@ -149,6 +163,33 @@ static char *stack_overflow_message(const struct run_task *t, const struct gr_re
 }
 
 /*
+ * One behaviour, one verdict: an endless recursion fills its stack (the
+ * memory limit) in a few hundred ms of CPU, about as long as many a CPU
+ * limit, so which limit it meets first depends on the machine's speed.  A
+ * test stopped at the CPU limit whose stack was still growing and held at
+ * least STACK_RUNAWAY_SHARE of the stack limit is judged by what it did:
+ * a recursion on its way to the stack's end, the verdict it gets when it
+ * reaches it (run-error, stack overflow).  A legitimate recursion that is
+ * merely slow is either shallow (exponential ones) or done deepening by
+ * then (memoised ones fill their table on the way down).
+ */
+#define STACK_RUNAWAY_SHARE 4 /* 1/4 */
+
+static bool recursing_away(const struct run_task *t)
+{
+	const struct run_facts *f = &t->facts;
+	return f->stack_growing && (unsigned long long)f->stack_kb * STACK_RUNAWAY_SHARE >= (unsigned long long)t->memory_mb << 10;
+}
+
+static char *runaway_recursion_message(const struct run_task *t)
+{
+	return xasprintf("stack overflow: the recursion was still going deeper, %u MiB of stack used of %u MiB (the "
+			 "memory limit), when the test reached its CPU limit of %u ms: a missing base case? If the "
+			 "input really needs that depth, use a loop and a table instead",
+			 t->facts.stack_kb >> 10, t->memory_mb, t->cpu_ms);
+}
+
+/*
  * The array parameter the runtime's argument position stands for (arguments
  * are the inputs in order: lengths are filled in, not sent), and the length
  * parameter after it.  NULL when the position is not an array's: the record
@@ -207,6 +248,8 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 		decide(j, V_RUN_ERROR, bounds);
 	else if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
 		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
+	else if (((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU) && recursing_away(t))
+		decide(j, V_RUN_ERROR, runaway_recursion_message(t));
 	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
 		decide(j, V_TIMELIMIT, xasprintf("used more than the CPU time limit of %u ms", t->cpu_ms));
 	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
@@ -471,11 +514,18 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 		decide(j, V_MISSING, xasprintf("your file does not define the function '%s'", sig->name));
 		break;
 	case RUN_WALL_TIMEOUT:
-		decide(j, V_TIMELIMIT, wall_limit_message(t));
+		if (f->starved)
+			decide(j, V_JUDGE_ERROR, starved_message(t, "the test", t->wall_ms));
+		else
+			decide(j, V_TIMELIMIT, wall_limit_message(t));
 		if (f->child_known)
 			j->cpu_ms = f->child_cpu_ms;
 		break;
 	case RUN_START_TIMEOUT:
+		if (f->starved) {
+			decide(j, V_JUDGE_ERROR, starved_message(t, "the program's start-up", 2 * t->startup_ms + 1000));
+			break;
+		}
 		decide(j, V_TIMELIMIT, xasprintf("the program did not finish starting within %u ms: the code that "
 						 "runs before the tests (C constructors, Python top-level code such as "
 						 "a self-test call) runs too long or forever; its CPU limit is %u ms",

@@ -17,6 +17,7 @@ static void tally_listed(struct view_tally *tl, const struct test_result *t)
 	tl->score += t->score;
 	tl->max_score += t->max_score;
 	tl->cpu_ms += t->time_ms;
+	tl->remeasured += t->runs > 1;
 	if (t->peak_kb > tl->peak_kb)
 		tl->peak_kb = t->peak_kb;
 	if (t->limit_ms > tl->limit_ms)
@@ -52,6 +53,7 @@ static void tally_add(struct view_tally *sum, const struct view_tally *tl)
 	sum->score += tl->score;
 	sum->max_score += tl->max_score;
 	sum->cpu_ms += tl->cpu_ms;
+	sum->remeasured += tl->remeasured;
 	if (tl->peak_kb > sum->peak_kb)
 		sum->peak_kb = tl->peak_kb;
 	if (tl->limit_ms > sum->limit_ms)

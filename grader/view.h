@@ -65,6 +65,8 @@ struct view_tally {
 	unsigned long long cpu_ms; /* CPU time of the listed tests */
 	unsigned long long peak_kb;/* the largest peak memory of the listed tests */
 	unsigned limit_ms;         /* the largest CPU limit that applied (the problem's, so any group's) */
+	int remeasured;            /* listed tests run more than once near their CPU limit (remeasure.h);
+				    * counts-only groups: 0 (how near a hidden test came is not the student's) */
 };
 
 /* One listed test. */

@@ -102,7 +102,10 @@ def leak(a, b):
           and (groups["secret"]["passed"], groups["secret"]["failed"], groups["secret"]["skipped"]) == (6, 10, 0)
           and (groups["vault"]["passed"], groups["vault"]["failed"], groups["vault"]["skipped"]) == (0, 8, 0)
           and not groups["secret"]["listed"] and groups["secret"]["peak_kb"] is None
-          and rep["summary"] == {"tests": 28, "passed": 10, "failed": 18, "skipped": 0}, str(groups))
+          and {k: v for k, v in rep["summary"].items() if k != "remeasured"}
+          == {"tests": 28, "passed": 10, "failed": 18, "skipped": 0}
+          # tests measured again: the listed ones only (how near a hidden test came is not the student's)
+          and 0 <= rep["summary"].get("remeasured", -1) <= 4, str(groups))
     ia, ib = json.loads(read(a, "hidden.json")), json.loads(read(b, "hidden.json"))
     va = {t["name"]: t["verdict"] for t in ia["problems"][0]["tests"]}
     vb = {t["name"]: t["verdict"] for t in ib["problems"][0]["tests"]}

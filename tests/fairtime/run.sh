@@ -1,0 +1,155 @@
+#!/bin/sh
+# tests/fairtime/run.sh - the same grade on a busy machine as on a quiet one.
+#
+# Grades each fixture here twice with $GRADER (default build/asan/grader):
+# once as the machine is, once under a synthetic load - busy loops, two per
+# core, each in its own session (so the scheduler's autogroups give the
+# grader no more than its share), and the grader itself niced - and checks
+#   - every test's verdict and score are the same in both runs;
+#   - they are what the fixture's EXPECTED says (one line per problem:
+#     "p4_dp correct" - every test correct; "p3 correct except small/canWin(6)
+#     run-error stack overflow" - that test's verdict and message start);
+#   - no test ended in judge-error (a starved test is given back the time it
+#     waited for a CPU, runner.c).
+# The fixtures are honest code at 1/5 to 1/2 of its limits (c-honest,
+# py-honest: the issue's Python O(N^2) p4_dp) and an endless recursion
+# whose stack fills in about its CPU limit (c-recursion): one behaviour,
+# one verdict.  FAIRTIME_LOOPS sets the number of busy loops (default two per
+# core); the loops are this script's own and are ended by pid.
+# Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+REPO=$PWD
+: "${GRADER:=$REPO/build/asan/grader}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+: "${FAIRTIME_LOOPS:=$((2 * cores))}"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-fairtime.XXXXXX") || exit 2
+LOOPS=""
+stop_load() {
+	for pid in $LOOPS; do
+		kill "$pid" 2>/dev/null
+	done
+	for pid in $LOOPS; do
+		wait "$pid" 2>/dev/null
+	done
+	LOOPS=""
+}
+trap 'stop_load; rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+passed=0
+failed=0
+check() { # check OK DESCRIPTION
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+if [ ! -x "$GRADER" ]; then
+	check 1 "grader '$GRADER' is built (make build/asan/grader)"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+# grade NAME LABEL [nice]: the fixture tests/fairtime/NAME, instructor's view, into $TMP/NAME.LABEL.json
+grade() {
+	only=$(cut -d' ' -f1 "tests/fairtime/$1/EXPECTED" | paste -sd, -)
+	set -- "$1" "$2" "${3:-}"
+	if [ -n "$3" ]; then
+		# a session of its own, niced within it and as a group (the autogroup's nice), as a low-priority job is
+		setsid sh -c 'echo 10 >/proc/self/autogroup 2>/dev/null; exec nice -n 10 "$@"' sh \
+			"$GRADER" --cache "$TMP/cache" --show-hidden --no-growth --no-shrink --only "$only" \
+			--format "json:$TMP/$1.$2.json" "tests/fairtime/$1" >"$TMP/$1.$2.out" 2>&1
+	else
+		"$GRADER" --cache "$TMP/cache" --show-hidden --no-growth --no-shrink --only "$only" \
+			--format "json:$TMP/$1.$2.json" "tests/fairtime/$1" >"$TMP/$1.$2.out" 2>&1
+	fi
+	echo $? >"$TMP/$1.$2.rc"
+}
+
+fixtures="c-honest py-honest c-recursion"
+# the reference answers once, on the quiet machine (limits come from the reference's times)
+"$GRADER" --cache "$TMP/cache" --only p3,p4_dp --no-growth --no-shrink reference >/dev/null 2>&1
+"$GRADER" --cache "$TMP/cache" --only p4_dp --no-growth --no-shrink reference/python >/dev/null 2>&1
+for f in $fixtures; do
+	grade "$f" idle
+done
+i=0
+while [ "$i" -lt "$FAIRTIME_LOOPS" ]; do
+	setsid sh -c 'while :; do :; done' &
+	LOOPS="$LOOPS $!"
+	i=$((i + 1))
+done
+for f in $fixtures; do
+	grade "$f" busy nice
+done
+load=$(cut -d' ' -f1 /proc/loadavg)
+stop_load
+
+for f in $fixtures; do
+	python3 - "$f" "tests/fairtime/$f/EXPECTED" "$TMP/$f.idle.json" "$TMP/$f.busy.json" \
+		"$(cat "$TMP/$f.idle.rc")" "$(cat "$TMP/$f.busy.rc")" "$load" "$TMP/$f.busy.out" <<'PY'
+import json, sys
+name, expected, idle_path, busy_path, idle_rc, busy_rc, load, busy_out = sys.argv[1:]
+def ok(cond, what):
+    print(("ok - " if cond else "not ok - ") + name + ": " + what)
+def load_json(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError):
+        return None
+idle, busy = load_json(idle_path), load_json(busy_path)
+ok(idle is not None and busy is not None, "graded idle (exit %s) and busy (exit %s, load %s)" % (idle_rc, busy_rc, load)
+   + ("" if busy is not None else ": " + open(busy_out).read()[-300:]))
+if idle is None or busy is None:
+    sys.exit(0)
+ok(idle_rc == busy_rc, "the same exit code idle and busy (%s, %s)" % (idle_rc, busy_rc))
+def tests(d):
+    return {(p["id"], t["name"]): t for p in d["problems"] for t in p["tests"]}
+ti, tb = tests(idle), tests(busy)
+diff = [(k, ti[k]["verdict"], tb.get(k, {}).get("verdict"), ti[k]["time_ms"], tb.get(k, {}).get("time_ms"))
+        for k in ti if ti[k]["verdict"] != tb.get(k, {}).get("verdict") or ti[k]["score"] != tb.get(k, {}).get("score")]
+ok(set(ti) == set(tb) and not diff, "the same verdict and score for every one of %d tests idle and busy%s"
+   % (len(ti), "" if not diff else ": " + str(diff[:3])))
+ok(idle["score"] == busy["score"], "the same score idle and busy (%s, %s)" % (idle["score"], busy["score"]))
+for label, d in (("idle", ti), ("busy", tb)):
+    errors = [k for k in d if d[k]["verdict"] == "judge-error"]
+    ok(not errors, "no judge-error %s%s" % (label, "" if not errors else ": " + str(errors[:3])))
+for line in open(expected):
+    line = line.split("#")[0].split()
+    if not line:
+        continue
+    pid, verdict, rest = line[0], line[1], line[2:]
+    exc = {}
+    if rest and rest[0] == "except":
+        exc[rest[1]] = (rest[2], " ".join(rest[3:]))
+    for label, d in (("idle", ti), ("busy", tb)):
+        wrong = []
+        for (p, tname), t in d.items():
+            if p != pid:
+                continue
+            want, start = exc.get(tname, (verdict, ""))
+            if t["verdict"] != want or not (t.get("message") or "").startswith(start):
+                wrong.append((tname, t["verdict"], (t.get("message") or "")[:80], t["time_ms"], t["limit_ms"]))
+        ok(not wrong, "%s: every test as EXPECTED %s%s" % (pid, label, "" if not wrong else ": " + str(wrong[:3])))
+    rm = busy["summary"].get("remeasured")
+    print("# %s: busy run re-measured %s tests; largest CPU/limit idle %.2f, busy %.2f" % (name, rm,
+          max(t["time_ms"] / t["limit_ms"] for t in ti.values() if t["limit_ms"]),
+          max(t["time_ms"] / t["limit_ms"] for t in tb.values() if t["limit_ms"])))
+PY
+done >"$TMP/checks"
+while IFS= read -r line; do
+	echo "$line"
+	case $line in
+	"ok "*) passed=$((passed + 1)) ;;
+	"not ok "*) failed=$((failed + 1)) ;;
+	esac
+done <"$TMP/checks"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
