@@ -264,19 +264,38 @@ cleanup:
 	return ret;
 }
 
-static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zygote, struct strbuf *err)
+/*
+ * A program's start, shared by every program here: the default action, the
+ * architecture checked (a foreign one kills the process), no_new_privs left
+ * to the installer, and what a pure computation needs (case_allowed).  NULL
+ * with a message in err.
+ */
+static scmp_filter_ctx start_program(uint32_t default_action, struct strbuf *err)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
-	int ret = -1;
+	scmp_filter_ctx ctx = seccomp_init(default_action);
 
 	if (!ctx) {
 		strbuf_addstr(err, "seccomp_init failed");
-		return -1;
+		return NULL;
 	}
 	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
 	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
-	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
-	    (zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
+	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0) {
+		strbuf_addstr(err, "cannot start the seccomp filter");
+		seccomp_release(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zygote, struct strbuf *err)
+{
+	scmp_filter_ctx ctx = start_program(SCMP_ACT_TRAP, err);
+	int ret = -1;
+
+	if (!ctx)
+		return -1;
+	if ((zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
 	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
 	    add_signal_rules(ctx, zygote && sandbox_probe()->namespaces) < 0) {
 		strbuf_addstr(err, "cannot build the seccomp filter");
@@ -362,17 +381,12 @@ static int add_outer_fcntl_rules(scmp_filter_ctx ctx)
  */
 static int build_outer(struct strbuf *out, bool signals_anywhere, struct strbuf *err)
 {
-	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+	scmp_filter_ctx ctx = start_program(SCMP_ACT_ERRNO(EPERM), err);
 	int ret = -1;
 
-	if (!ctx) {
-		strbuf_addstr(err, "seccomp_init failed");
+	if (!ctx)
 		return -1;
-	}
-	if (seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) < 0 ||
-	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0) < 0 ||
-	    add_rules(ctx, case_allowed, sizeof(case_allowed) / sizeof(case_allowed[0])) < 0 ||
-	    add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0 ||
+	if (add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0 ||
 	    add_rules(ctx, loader_allowed, sizeof(loader_allowed) / sizeof(loader_allowed[0])) < 0 ||
 	    add_process_rules(ctx, true) < 0 ||
 	    add_outer_memory_rules(ctx) < 0 || add_outer_fcntl_rules(ctx) < 0 ||
