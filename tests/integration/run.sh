@@ -578,8 +578,9 @@ check "-o FILE: exit 0, the JSON goes to FILE and nothing to stdout" sh -c \
 # (about 140 KiB) is more than a pipe holds, so its writing must meet the closed end.
 { "$GRADER" --cache "$CACHE" --color never --only p1,p2 --show-hidden -v reference 2>"$TMP/pipe.err"
 	echo $? >"$TMP/pipe.rc"; } | head -n 1 >/dev/null
+# (nothing but the one line a level without full isolation prints at every run, checked above)
 check "| head: the grader ends by SIGPIPE (status $(cat "$TMP/pipe.rc"), want 141) and says nothing on stderr" \
-	sh -c '[ "$(cat "$1")" = 141 ] && [ ! -s "$2" ]' sh "$TMP/pipe.rc" "$TMP/pipe.err"
+	sh -c '[ "$(cat "$1")" = 141 ] && ! grep -v "without full isolation" "$2" | grep -q .' sh "$TMP/pipe.rc" "$TMP/pipe.err"
 # a full disk is a real failure: said, exit 3 (/dev/full: every write fails with ENOSPC)
 "$GRADER" --cache "$CACHE" --only p4 reference >/dev/full 2>"$TMP/full.err"
 code=$?
