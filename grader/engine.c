@@ -501,7 +501,28 @@ struct grading {
 	bool stopped;            /* stop_at_first_failure, and a test failed: hand out nothing more */
 	bool *group_failed;      /* by group_base[problem] + group */
 	int *group_base;
+	struct engine_progress now; /* for opts.progress: tests done, failures so far (a display, no policy) */
 };
+
+/* Tell the progress display, if any, where the run is; last: the task last handed out or finished, or -1. */
+static void show_progress(struct grading *g, int last)
+{
+	if (!g->e->opts.progress)
+		return;
+	if (last >= 0) {
+		const struct problem *p = g->e->problems[g->plan->problem[last]];
+		g->now.problem = p->id;
+		g->now.language = p->lang->display;
+	}
+	g->e->opts.progress(g->e->opts.progress_ctx, &g->now);
+}
+
+/* A new phase of the run, for the display. */
+static void progress_phase(struct grading *g, const char *phase)
+{
+	g->now.phase = phase;
+	show_progress(g, -1);
+}
 
 static bool all_or_nothing(const struct grading *g, int task, bool **failed)
 {
@@ -529,12 +550,15 @@ static int grading_next(void *ctx)
 		bool *failed;
 		if (g->stopped) {
 			skip_task(g->plan, i, STOPPED_MESSAGE);
+			g->now.done++;
 			continue;
 		}
 		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
 			skip_task(g->plan, i, SKIPPED_MESSAGE);
+			g->now.done++;
 			continue;
 		}
+		show_progress(g, i);
 		return i;
 	}
 	return -1;
@@ -547,6 +571,9 @@ static void grading_finished(void *ctx, int i)
 	judge_task(g->e, g->plan, i, g->compare);
 	if (g->plan->rm && remeasure_finished(g->plan->rm, i, &g->plan->tasks[i], &g->plan->judged[i]))
 		return;
+	g->now.done++;
+	g->now.failed += g->compare && g->plan->judged[i].verdict != V_CORRECT;
+	show_progress(g, i);
 	if (failed_to_start(g->plan, i))
 		g->start_failed[g->plan->problem[i]] = true;
 	if (g->compare && g->e->opts.stop_at_first_failure && g->plan->judged[i].verdict != V_CORRECT)
@@ -625,6 +652,8 @@ static void grading_init(struct grading *g, const struct engine *e, struct plan 
 	g->group_failed = xcalloc((size_t)g->group_base[e->nproblems] + 1, sizeof(bool));
 	g->start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
 	g->order = dispatch_order(e, plan, &g->npublic);
+	g->now.total = plan->ntasks;
+	g->now.phase = compare ? "testing" : "reference";
 	if (compare && !plan->rm)
 		plan->rm = remeasure_new(plan->ntasks);
 }
@@ -803,6 +832,10 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	out->isolation = xstrdup(sandbox_describe());
 	out->nproblems = sel->n;
 	out->problems = xcalloc((size_t)sel->n + 1, sizeof(*out->problems));
+	if (e->opts.progress) {
+		struct engine_progress building = { compare ? "building" : "reference", NULL, NULL, 0, 0, 0 };
+		e->opts.progress(e->opts.progress_ctx, &building);
+	}
 	if (build_submission(e, dir, sel, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
 	collect_builds(e, sel, builds, out);
@@ -815,10 +848,12 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	pool_stop_runners(pool);
 	/* feedback from the public tests and the same builds: it changes no verdict or score */
 	if (compare) {
+		progress_phase(&g, "feedback");
 		diagnose_result(out, VIS_PUBLIC);
 		if (e->opts.shrink && shrink_result(e, builds, out) < 0)
 			goto cleanup;
 		growth_after_grading(e, builds, out, VIS_PUBLIC);
+		progress_phase(&g, "hidden tests");
 	}
 	if (grader_interrupted || run_phase(&g, pool, plan.ntasks, err) < 0)
 		goto cleanup;

@@ -15,6 +15,7 @@
 
 #include "reference.h"
 #include "cli.h"
+#include "progress.h"
 #include "engine.h"
 #include "report.h"
 #include "interrupt.h"
@@ -56,15 +57,20 @@ static int cmd_grade(struct cli *cli)
 	have_engine = true; /* engine_release undoes a partial engine_init too */
 	if (cli->shrink < 0)
 		cli->shrink = 1; /* a student grading their own work: the smallest failing input helps most */
+	cli->progress = progress_new(stderr, !cli->quiet); /* on a terminal only */
 	ret = cli_start_engine(cli, &set, &e);
 	if (ret)
 		goto cleanup;
 	if (engine_grade(&e, submission, &r, &err) < 0) {
+		progress_free(cli->progress); /* erased before the message */
+		cli->progress = NULL;
 		error("%s", err.buf);
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
 		goto cleanup;
 	}
 	have_result = true;
+	progress_free(cli->progress); /* the line erased before the report */
+	cli->progress = NULL;
 	if (cli_write_reports(cli, &r) < 0)
 		ret = GRADER_EXIT_INTERNAL;
 	else if (r.internal_error)
@@ -72,6 +78,8 @@ static int cmd_grade(struct cli *cli)
 	else
 		ret = grade_result_failures(&r) ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
 cleanup:
+	progress_free(cli->progress);
+	cli->progress = NULL;
 	if (have_result)
 		grade_result_release(&r);
 	if (have_engine)
