@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,7 +51,7 @@ static bool names(const char *only, const char *id)
 	size_t idl = strlen(id);
 	for (const char *p = only; *p;) {
 		size_t l = strcspn(p, ",");
-		if (l == idl && !strncmp(p, id, l))
+		if (l == idl && !strncasecmp(p, id, l)) /* --only P2: file names match case-insensitively too */
 			return true;
 		p += l + (p[l] == ',');
 	}
@@ -63,7 +64,9 @@ static int check_only(const struct problem_set *set, const char *only, struct st
 	for (const char *p = only; *p;) {
 		size_t l = strcspn(p, ",");
 		char *id = xstrndup(p, l);
-		bool known = !l || problem_set_find(set, id);
+		bool known = !l;
+		for (int i = 0; !known && i < set->nproblems; i++)
+			known = !strcasecmp(set->problems[i].id, id);
 		if (!known) {
 			strbuf_addf(err, "--only: no problem '%s' (known:", id);
 			for (int i = 0; i < set->nproblems; i++)
