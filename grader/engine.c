@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "engine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
@@ -749,9 +750,101 @@ static void collect_unbuilt(struct problem_result *pr, const struct build_result
 	}
 }
 
+/* Are the files a and b byte for byte the same (both readable)? */
+static bool same_file(const char *a, const char *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same = read_file(&x, a) == 0 && read_file(&y, b) == 0 && x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+/* Are a and b the same directory? */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat x, y;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* The template's own file named like source (in the template or its python/), if it has one. */
+static char *template_file(const char *template_dir, const char *source)
+{
+	static const char *const where[] = { "", "/python" };
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char *dir = xasprintf("%s%s", template_dir, where[i]), *f = build_find_source(dir, source), *path = NULL;
+		if (f)
+			path = xasprintf("%s/%s", dir, f);
+		free(dir);
+		free(f);
+		if (path)
+			return path;
+	}
+	return NULL;
+}
+
+/*
+ * A student who copied the template and wrote their code in another file
+ * (mywork/python/P1.py beside the untouched mywork/p1.c) is graded on the
+ * template: say so, and name the file they wrote (issue 31).  NULL when the
+ * graded file is not the template's, or dir is the template itself, or dir
+ * is NULL (measuring: k would not be a problem's index).
+ */
+static char *template_note(const struct engine *e, const char *dir, int k, const struct build_choice *c)
+{
+	char *path, *tmpl, *note = NULL;
+	struct strbuf elsewhere = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+
+	if (!e->opts.template_dir || !dir || !c->file || same_dir(dir, e->opts.template_dir))
+		return NULL;
+	path = xasprintf("%s/%s", dir, c->file);
+	tmpl = template_file(e->opts.template_dir, c->file);
+	if (!tmpl || !same_file(path, tmpl)) {
+		free(path);
+		free(tmpl);
+		return NULL;
+	}
+	/* the problem's file in a subdirectory (one level down), changed from the template's */
+	d = opendir(dir);
+	while (d && (de = readdir(d)) && !elsewhere.len) {
+		char *sub;
+		struct stat st;
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, de->d_name);
+		for (int v = e->first_variant[k]; !elsewhere.len && v < e->first_variant[k + 1]; v++) {
+			char *f, *fp, *ft;
+			if (stat(sub, &st) < 0 || !S_ISDIR(st.st_mode) || !(f = build_find_source(sub, e->problems[v]->source)))
+				continue;
+			fp = xasprintf("%s/%s", sub, f);
+			ft = template_file(e->opts.template_dir, f);
+			if (!ft || !same_file(fp, ft))
+				strbuf_addf(&elsewhere, "%s/%s", de->d_name, f);
+			free(f);
+			free(fp);
+			free(ft);
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	if (elsewhere.len)
+		note = xasprintf("%s is the template's file, unchanged, and it is the one graded here: the grader reads only "
+				 "the files directly in the submission directory. Your %s is not graded: move it up "
+				 "(and remove %s), or grade that directory.", c->file, elsewhere.buf, c->file);
+	else
+		note = xasprintf("%s is the template's file, unchanged: this is not your work yet.", c->file);
+	strbuf_release(&elsewhere);
+	free(path);
+	free(tmpl);
+	return note;
+}
+
 /* The problem results, before any test ran: what the builds say, every test of a problem that did not build. */
-static void collect_builds(const struct engine *e, const struct selection *sel, const struct build_result *builds,
-			   struct grade_result *out)
+static void collect_builds(const struct engine *e, const char *dir, const struct selection *sel,
+			   const struct build_result *builds, struct grade_result *out)
 {
 	for (int i = 0; i < sel->n; i++) {
 		const struct problem *p = e->problems[sel->variant[i]];
@@ -763,6 +856,7 @@ static void collect_builds(const struct engine *e, const struct selection *sel, 
 		for (int k = 0; k < p->ncases; k++)
 			pr->tests[k].tc = &p->cases[k];
 		pr->source = b->source ? xstrdup(b->source) : NULL;
+		pr->source_note = template_note(e, dir, i, &sel->choices[i]);
 		pr->build_verdict = verdict_of_build_status(b->status);
 		pr->compile_ms = b->compile_ms;
 		if (b->status != BUILD_OK) {
@@ -841,7 +935,7 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	}
 	if (build_submission(e, dir, sel, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
-	collect_builds(e, sel, builds, out);
+	collect_builds(e, compare ? dir : NULL, sel, builds, out);
 	plan_tests(e, sel, builds, lp, &plan);
 	grading_init(&g, e, &plan, compare);
 	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);

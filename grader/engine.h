@@ -81,6 +81,10 @@ struct engine_options {
 	} growth;
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */
+	const char *template_dir;  /* grading a student's own run: the template handed out (student_template/);
+				    * a file still identical to its file there is noted as not the student's work,
+				    * with the student's own file for that problem in a subdirectory, if any.  No
+				    * verdict or score changes.  NULL: no such notes (batch) */
 	/* called in the engine's own process and thread, never from a signal handler; NULL: none.
 	 * It changes nothing the engine does (a display only: the CLI's on a terminal). */
 	void (*progress)(void *ctx, const struct engine_progress *now);

@@ -299,6 +299,12 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 		fprintf(out, "(%s)  ", p->lang->display);
 	print_score(out, c, vp->score, vp->max_score);
 	fputc('\n', out);
+	if (vp->source_note) { /* it names files of the submission: untrusted bytes */
+		struct strbuf clean = STRBUF_INIT;
+		text_clean(&clean, vp->source_note, 0);
+		print_wrapped(out, "  ", "note:", clean.buf, 0);
+		strbuf_release(&clean);
+	}
 	if (vp->startup_output) {
 		fprintf(out, "  printed while starting (%s's top-level code): %llu byte%s\n", vp->source ? vp->source : p->source,
 			vp->startup_total, vp->startup_total == 1 ? "" : "s");

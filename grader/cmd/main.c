@@ -28,7 +28,7 @@ static int cmd_grade(struct cli *cli)
 	struct engine e;
 	struct grade_result r;
 	struct strbuf err = STRBUF_INIT;
-	char *submission;
+	char *submission, *template = NULL;
 	bool have_engine = false, have_result = false;
 	int ret = GRADER_EXIT_INTERNAL;
 
@@ -58,9 +58,11 @@ static int cmd_grade(struct cli *cli)
 	if (cli->shrink < 0)
 		cli->shrink = 1; /* a student grading their own work: the smallest failing input helps most */
 	cli->progress = progress_new(stderr, !cli->quiet); /* on a terminal only */
+	template = cli_default_dir("student_template");
 	ret = cli_start_engine(cli, &set, &e);
 	if (ret)
 		goto cleanup;
+	e.opts.template_dir = template; /* a file still the template's is noted (engine.h) */
 	if (engine_grade(&e, submission, &r, &err) < 0) {
 		progress_free(cli->progress); /* erased before the message */
 		cli->progress = NULL;
@@ -87,6 +89,7 @@ cleanup:
 	problem_set_release(&set);
 	strbuf_release(&err);
 	free(submission);
+	free(template);
 	return ret;
 }
 
