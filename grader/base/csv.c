@@ -1,5 +1,5 @@
 /* csv.c - see csv.h */
-#include "csv.h"
+#include "base/csv.h"
 
 #include <string.h>
 

@@ -20,7 +20,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Would a spreadsheet take a cell starting like s for a formula? */
 bool csv_needs_guard(const char *s);

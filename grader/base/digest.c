@@ -1,5 +1,5 @@
 /* digest.c - see digest.h */
-#include "digest.h"
+#include "base/digest.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* interrupt.c - see interrupt.h */
-#include "interrupt.h"
+#include "base/interrupt.h"
 
 #include <string.h>
 

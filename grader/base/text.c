@@ -1,5 +1,5 @@
 /* text.c - see text.h */
-#include "text.h"
+#include "base/text.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Is s valid UTF-8 (no overlong forms, surrogates or code points above U+10FFFF)? */
 bool text_is_utf8(const char *s);

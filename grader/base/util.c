@@ -1,6 +1,6 @@
 /* util.c - see util.h */
 #define _GNU_SOURCE
-#include "util.h"
+#include "base/util.h"
 
 #include "runtime/protocol.h"
 

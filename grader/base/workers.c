@@ -1,6 +1,6 @@
 /* workers.c - see workers.h for the processes and the wire */
 #define _GNU_SOURCE
-#include "workers.h"
+#include "base/workers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "interrupt.h"
-#include "util.h"
+#include "base/interrupt.h"
+#include "base/util.h"
 
 #define STOP_GRACE_MS 5000
 #define TICK_MS 200

@@ -29,7 +29,7 @@
 #ifndef GRADER_WORKERS_H
 #define GRADER_WORKERS_H
 
-#include "util.h"
+#include "base/util.h"
 
 #define WORKERS_MAX_START_FAILURES 3
 

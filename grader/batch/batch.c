@@ -3,8 +3,8 @@
  * callbacks, progress, and merging shards.
  */
 #define _GNU_SOURCE
-#include "reference.h"
-#include "batch.h"
+#include "judge/reference.h"
+#include "batch/batch.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,14 +14,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "batch_class.h"
-#include "batch_student.h"
-#include "gradebook_lms.h"
-#include "interrupt.h"
-#include "similarity.h"
-#include "text.h"
-#include "version.h"
-#include "workers.h"
+#include "batch/batch_class.h"
+#include "batch/batch_student.h"
+#include "batch/gradebook_lms.h"
+#include "base/interrupt.h"
+#include "batch/similarity.h"
+#include "base/text.h"
+#include "base/version.h"
+#include "base/workers.h"
 
 #define WORKER_START_S 120 /* engine_init compiles the runtime */
 #define MISSING_REASON "not graded (the batch stopped before this student: run it again with --resume)"

@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine.h"
-#include "gradebook.h"
+#include "judge/engine.h"
+#include "batch/gradebook.h"
 
 struct batch_options {
 	const char *submissions;     /* one folder or archive per student, or an LMS download (batch_lms.h) */

@@ -1,6 +1,6 @@
 /* batch_archive.c - see batch_archive.h */
 #define _GNU_SOURCE
-#include "batch_archive.h"
+#include "batch/batch_archive.h"
 
 #include <archive.h>
 #include <archive_entry.h>

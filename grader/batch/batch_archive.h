@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct unpack_limits {
 	unsigned long long max_bytes;   /* all files together, after decompression */

@@ -2,8 +2,8 @@
  * batch_class.c - see batch_class.h.
  */
 #define _GNU_SOURCE
-#include "reference.h"
-#include "batch_class.h"
+#include "judge/reference.h"
+#include "batch/batch_class.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch_archive.h"
-#include "text.h"
-#include "version.h"
+#include "batch/batch_archive.h"
+#include "base/text.h"
+#include "base/version.h"
 
 #define FINGERPRINT_READ_CAP (256ull << 20)  /* bytes of one submission hashed in full */
 #define MORE_THAN_ONE "more than one submission: "

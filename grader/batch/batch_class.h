@@ -14,9 +14,9 @@
 
 #include <stdbool.h>
 
-#include "batch_lms.h"
-#include "digest.h"
-#include "engine.h"
+#include "batch/batch_lms.h"
+#include "base/digest.h"
+#include "judge/engine.h"
 
 struct student {
 	char *id;            /* the name without extension: the row's key */

@@ -1,6 +1,6 @@
 /* batch_lms.c - see batch_lms.h */
 #define _GNU_SOURCE
-#include "batch_lms.h"
+#include "batch/batch_lms.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "batch_archive.h"
+#include "batch/batch_archive.h"
 
 #define GRADESCOPE_METADATA "submission_metadata.yml"
 #define GRADESCOPE_PREFIX "submission_"

@@ -45,8 +45,8 @@
 
 #include <stdbool.h>
 
-#include "lms_roster.h"
-#include "util.h"
+#include "batch/lms_roster.h"
+#include "base/util.h"
 
 #define LMS_AUTO (-1) /* a struct lms_options layout: detect it */
 

@@ -1,6 +1,6 @@
 /* batch_student.c - see batch_student.h */
 #define _GNU_SOURCE
-#include "batch_student.h"
+#include "batch/batch_student.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch_archive.h"
-#include "batch_lms.h"
-#include "interrupt.h"
-#include "language.h"
-#include "similarity.h"
-#include "text.h"
+#include "batch/batch_archive.h"
+#include "batch/batch_lms.h"
+#include "base/interrupt.h"
+#include "problem/language.h"
+#include "batch/similarity.h"
+#include "base/text.h"
 
 #define DESCEND_LEVELS 3 /* alice.zip -> alice/ -> hw3/ -> files */
 

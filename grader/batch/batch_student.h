@@ -34,10 +34,10 @@
 
 #include <stdbool.h>
 
-#include "batch_class.h"
-#include "engine.h"
-#include "gradebook.h"
-#include "report.h"
+#include "batch/batch_class.h"
+#include "judge/engine.h"
+#include "batch/gradebook.h"
+#include "report/report.h"
 
 #define BATCH_FEEDBACK_DIR "feedback" /* OUTDIR/feedback/<id>.txt and .md */
 

@@ -1,6 +1,6 @@
 /* gradebook.c - see gradebook.h */
 #define _GNU_SOURCE
-#include "gradebook.h"
+#include "batch/gradebook.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "jsontext.h"
-#include "summary.h"
-#include "text.h"
-#include "version.h"
+#include "base/csv.h"
+#include "report/jsontext.h"
+#include "batch/summary.h"
+#include "base/text.h"
+#include "base/version.h"
 
 /* ---- small helpers ---- */
 

@@ -29,9 +29,9 @@
 
 #include <stdbool.h>
 
-#include "lms_roster.h"
-#include "result.h"
-#include "util.h"
+#include "batch/lms_roster.h"
+#include "judge/result.h"
+#include "base/util.h"
 
 #define GRADEBOOK_MANIFEST "batch.json"
 

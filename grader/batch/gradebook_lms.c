@@ -1,15 +1,15 @@
 /* gradebook_lms.c - see gradebook_lms.h */
 #define _GNU_SOURCE
-#include "gradebook_lms.h"
+#include "batch/gradebook_lms.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "gradebook.h"
-#include "text.h"
+#include "base/csv.h"
+#include "batch/gradebook.h"
+#include "base/text.h"
 
 /* The import file of each layout (NULL: none). */
 static const char *const import_file[LMS_LAYOUTS] = {

@@ -24,8 +24,8 @@
 #ifndef GRADER_GRADEBOOK_LMS_H
 #define GRADER_GRADEBOOK_LMS_H
 
-#include "lms_roster.h"
-#include "util.h"
+#include "batch/lms_roster.h"
+#include "base/util.h"
 
 struct batch_manifest;
 

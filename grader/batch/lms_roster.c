@@ -1,10 +1,10 @@
 /* lms_roster.c - see lms_roster.h */
-#include "lms_roster.h"
+#include "batch/lms_roster.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsontext.h"
+#include "report/jsontext.h"
 
 static const struct {
 	const char *name, *words;

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum lms_layout {
 	LMS_FOLDERS,       /* one folder or archive per student (no LMS) */

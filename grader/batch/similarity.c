@@ -1,6 +1,6 @@
 /* similarity.c - see similarity.h */
 #define _GNU_SOURCE
-#include "similarity.h"
+#include "batch/similarity.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jsontext.h"
-#include "tokens.h"
+#include "report/jsontext.h"
+#include "batch/tokens.h"
 
 #define PRINT_MASK ((1ULL << 53) - 1) /* exact in every JSON reader */
 

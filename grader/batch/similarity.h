@@ -31,9 +31,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "digest.h"
-#include "language.h"
-#include "util.h"
+#include "base/digest.h"
+#include "problem/language.h"
+#include "base/util.h"
 
 #define SIMILARITY_DIR "similarity"
 #define SIMILARITY_K 8             /* tokens per hashed run */

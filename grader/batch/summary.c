@@ -5,7 +5,7 @@
  * summary_html.c renders that.
  */
 #define _GNU_SOURCE
-#include "summary.h"
+#include "batch/summary.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "summary_model.h"
-#include "text.h"
+#include "batch/summary_model.h"
+#include "base/text.h"
 
 /* ---- the class statistics, read from OUTDIR ---- */
 

@@ -26,7 +26,7 @@
 #ifndef GRADER_SUMMARY_H
 #define GRADER_SUMMARY_H
 
-#include "gradebook.h"
+#include "batch/gradebook.h"
 
 struct summary_row {
 	const struct student_state *state; /* NULL when the student has no state record */

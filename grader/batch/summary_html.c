@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "summary_model.h"
-#include "text.h"
-#include "version.h"
+#include "batch/summary_model.h"
+#include "base/text.h"
+#include "base/version.h"
 
 static void add_html(struct strbuf *sb, const char *s)
 {

@@ -13,9 +13,9 @@
 
 #include <stdbool.h>
 
-#include "result.h"
-#include "similarity.h"
-#include "summary.h"
+#include "judge/result.h"
+#include "batch/similarity.h"
+#include "batch/summary.h"
 
 #define HISTOGRAM_BINS 10
 #define TESTS_PER_GROUP 5        /* tests listed under a group, lowest pass rate first */

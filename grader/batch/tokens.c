@@ -1,12 +1,12 @@
 /* tokens.c - see tokens.h */
-#include "tokens.h"
+#include "batch/tokens.h"
 
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct lexer {
 	const char *p, *end;

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "language.h"
+#include "problem/language.h"
 
 struct token_stream {
 	uint64_t *v;

@@ -1,6 +1,6 @@
 /* build.c - see build.h */
 #define _GNU_SOURCE
-#include "build.h"
+#include "build/build.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,11 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "embed.h"
-#include "interrupt.h"
-#include "lookalike.h"
-#include "setup_cache.h"
+#include "build/compile.h"
+#include "base/embed.h"
+#include "base/interrupt.h"
+#include "build/lookalike.h"
+#include "build/setup_cache.h"
 
 #define MAX_SOURCE_BYTES (1u << 20)
 #define MAX_JOBS 64

@@ -22,10 +22,10 @@
 #ifndef GRADER_BUILD_H
 #define GRADER_BUILD_H
 
-#include "compile.h"
-#include "language.h"
-#include "problem.h"
-#include "verdict.h"
+#include "build/compile.h"
+#include "problem/language.h"
+#include "problem/problem.h"
+#include "judge/verdict.h"
 
 struct build_env {
 	char *scratch;         /* the scratch directory builds go in (a copy of the path; the directory is the caller's) */

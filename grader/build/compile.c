@@ -1,6 +1,6 @@
 /* compile.c - see compile.h */
 #define _GNU_SOURCE
-#include "compile.h"
+#include "build/compile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "interrupt.h"
-#include "sandbox.h"
+#include "sandbox/cgroup.h"
+#include "base/interrupt.h"
+#include "sandbox/sandbox.h"
 
 /* a compiler is a handful of processes (gcc, cc1, as, collect2, ld) */
 #define COMPILE_MAX_PROCS 64

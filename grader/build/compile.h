@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define COMPILE_OUTPUT_CAP (64u << 10)
 

@@ -1,5 +1,5 @@
 /* elfcheck.c - see elfcheck.h */
-#include "elfcheck.h"
+#include "build/elfcheck.h"
 
 #include <elf.h>
 #include <limits.h>

@@ -37,7 +37,7 @@
 #ifndef GRADER_ELFCHECK_H
 #define GRADER_ELFCHECK_H
 
-#include "util.h"
+#include "base/util.h"
 
 /*
  * Inspect the runner at path against the runtime object it was linked

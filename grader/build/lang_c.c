@@ -7,7 +7,7 @@
  * (c_share) are compiled once per engine, before any submission, and kept
  * between runs (setup_cache.h): a build compiles the student's file alone.
  */
-#include "language.h"
+#include "problem/language.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,12 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "compile.h"
-#include "digest.h"
-#include "elfcheck.h"
-#include "setup_cache.h"
-#include "stub.h"
+#include "build/build.h"
+#include "build/compile.h"
+#include "base/digest.h"
+#include "build/elfcheck.h"
+#include "build/setup_cache.h"
+#include "build/stub.h"
 
 static int c_setup(const struct build_env *env, struct strbuf *err)
 {

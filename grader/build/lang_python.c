@@ -6,14 +6,14 @@
  * check by the host itself (--check), run like a compiler; a runner is the
  * host started on the student's file with the functions a test calls.
  */
-#include "language.h"
+#include "problem/language.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "compile.h"
-#include "problem.h"
+#include "build/build.h"
+#include "build/compile.h"
+#include "problem/problem.h"
 
 #ifndef GRADER_PYTHON_VERSION
 #define GRADER_PYTHON_VERSION "3"

@@ -1,6 +1,6 @@
 /* lookalike.c - see lookalike.h */
 #define _GNU_SOURCE
-#include "lookalike.h"
+#include "build/lookalike.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "language.h"
-#include "util.h"
+#include "problem/language.h"
+#include "base/util.h"
 
 #define MAX_DEPTH 3        /* folders below the submission's top that are searched */
 #define MAX_ENTRIES 4000   /* entries looked at in all */

@@ -1,6 +1,6 @@
 /* setup_cache.c - see setup_cache.h */
 #define _GNU_SOURCE
-#include "setup_cache.h"
+#include "build/setup_cache.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compile.h"
-#include "digest.h"
-#include "embed.h"
-#include "version.h"
+#include "build/compile.h"
+#include "base/digest.h"
+#include "base/embed.h"
+#include "base/version.h"
 
 #define SUMS_FILE "SHA256SUMS"
 #define MAX_PRODUCT_BYTES (64u << 20)

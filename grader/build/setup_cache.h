@@ -26,7 +26,7 @@
 #ifndef GRADER_SETUP_CACHE_H
 #define GRADER_SETUP_CACHE_H
 
-#include "language.h"
+#include "problem/language.h"
 
 enum setup_cache_fetch {
 	SETUP_CACHE_HIT,      /* the products were copied into dest_dir */

@@ -1,5 +1,5 @@
 /* stub.c - see stub.h */
-#include "stub.h"
+#include "build/stub.h"
 
 void stub_declarations(struct strbuf *sb, const struct problem *p)
 {

@@ -11,7 +11,7 @@
 #ifndef GRADER_STUB_H
 #define GRADER_STUB_H
 
-#include "problem.h"
+#include "problem/problem.h"
 
 /* Append the C source of the stub (stub.c) to sb. */
 void stub_generate(struct strbuf *sb, const struct problem *p);

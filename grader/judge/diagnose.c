@@ -1,10 +1,10 @@
 /* diagnose.c - see diagnose.h */
-#include "diagnose.h"
+#include "judge/diagnose.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* Replace a test's message with "message\nadvice". */
 static void add_advice(struct test_result *t, const char *advice)

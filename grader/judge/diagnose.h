@@ -16,7 +16,7 @@
 #ifndef GRADER_DIAGNOSE_H
 #define GRADER_DIAGNOSE_H
 
-#include "result.h"
+#include "judge/result.h"
 
 /*
  * Once the verdicts of r's tests of visibility vis are in (a group's tests

@@ -1,6 +1,6 @@
 /* engine.c - see engine.h */
 #define _GNU_SOURCE
-#include "engine.h"
+#include "judge/engine.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,15 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diagnose.h"
-#include "interrupt.h"
-#include "runner.h"
-#include "filter.h"
-#include "growth.h"
-#include "remeasure.h"
-#include "sandbox.h"
-#include "shrink.h"
-#include "verdict.h"
+#include "judge/diagnose.h"
+#include "base/interrupt.h"
+#include "run/runner.h"
+#include "sandbox/filter.h"
+#include "judge/growth.h"
+#include "judge/remeasure.h"
+#include "sandbox/sandbox.h"
+#include "judge/shrink.h"
+#include "judge/verdict.h"
 
 static char *default_cache_dir(void)
 {

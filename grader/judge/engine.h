@@ -41,9 +41,9 @@
 
 #include <stdio.h>
 
-#include "build.h"
-#include "problem.h"
-#include "result.h"
+#include "build/build.h"
+#include "problem/problem.h"
+#include "judge/result.h"
 
 /* Measuring the reference: CPU limits are generous (10 x an absolute limit, this at most). */
 #define MEASURE_CPU_MS 20000u

@@ -1,6 +1,6 @@
 /* growth.c - see growth.h */
 #define _GNU_SOURCE
-#include "growth.h"
+#include "judge/growth.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build.h"
-#include "engine.h"
-#include "interrupt.h"
-#include "runner.h"
-#include "verdict.h"
+#include "build/build.h"
+#include "judge/engine.h"
+#include "base/interrupt.h"
+#include "run/runner.h"
+#include "judge/verdict.h"
 
 /* ---- naming and fitting (pure) ---- */
 

@@ -71,8 +71,8 @@
 
 #include <stdbool.h>
 
-#include "problem.h"
-#include "util.h"
+#include "problem/problem.h"
+#include "base/util.h"
 
 #define GROWTH_BUDGET_MS 10000u  /* CPU time all runs of one problem may use */
 #define GROWTH_RUN_CAP_MS 2000u  /* one call's CPU limit: doubling stops past it */

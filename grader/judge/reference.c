@@ -1,6 +1,6 @@
 /* reference.c - see reference.h */
 #define _GNU_SOURCE
-#include "reference.h"
+#include "judge/reference.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "version.h"
+#include "base/version.h"
 
 void reference_adopt(struct engine *dst, struct engine *src)
 {

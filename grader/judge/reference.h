@@ -15,8 +15,8 @@
 #ifndef GRADER_REFERENCE_H
 #define GRADER_REFERENCE_H
 
-#include "digest.h"
-#include "engine.h"
+#include "base/digest.h"
+#include "judge/engine.h"
 
 /*
  * Load e's answers.  Problems that need no reference (reference_needed

@@ -1,10 +1,10 @@
 /* remeasure.c - see remeasure.h */
-#include "remeasure.h"
+#include "judge/remeasure.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct kept_run {
 	bool have;

@@ -29,8 +29,8 @@
 
 #include <stdbool.h>
 
-#include "runner.h"
-#include "verdict.h"
+#include "run/runner.h"
+#include "judge/verdict.h"
 
 #define REMEASURE_RUNS 3      /* runs of one test at most (a starved one): the first and two more */
 #define REMEASURE_EDGE_RUNS 2 /* runs of a test that ended near its CPU limit */

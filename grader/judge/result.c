@@ -1,7 +1,7 @@
 /* result.c - see result.h */
-#include "result.h"
+#include "judge/result.h"
 
-#include "growth.h"
+#include "judge/growth.h"
 
 #include <math.h>
 #include <stdlib.h>

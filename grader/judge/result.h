@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "problem.h"
+#include "problem/problem.h"
 
 struct growth_result;
 

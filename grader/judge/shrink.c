@@ -1,15 +1,15 @@
 /* shrink.c - see shrink.h */
 #define _GNU_SOURCE
-#include "shrink.h"
+#include "judge/shrink.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "interrupt.h"
-#include "runner.h"
-#include "verdict.h"
+#include "base/interrupt.h"
+#include "run/runner.h"
+#include "judge/verdict.h"
 
 /* What the candidate at an index of a pass is. */
 enum cand { CAND_END, CAND_SKIP, CAND_OK };

@@ -43,9 +43,9 @@
 #ifndef GRADER_SHRINK_H
 #define GRADER_SHRINK_H
 
-#include "build.h"
-#include "engine.h"
-#include "result.h"
+#include "build/build.h"
+#include "judge/engine.h"
+#include "judge/result.h"
 
 #define SHRINK_RUNS 500        /* candidate inputs per problem */
 #define SHRINK_SECONDS 20.0    /* wall clock per problem, checked between batches */

@@ -1,6 +1,6 @@
 /* verdict.c - see verdict.h */
 #define _GNU_SOURCE
-#include "verdict.h"
+#include "judge/verdict.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "filter.h"
-#include "sandbox.h"
-#include "text.h"
+#include "sandbox/filter.h"
+#include "sandbox/sandbox.h"
+#include "base/text.h"
 
 #define COMPILER_LINES 20
 /* ticks of /proc CPU time are coarse (10 ms): the grader's own count gets this much slack */

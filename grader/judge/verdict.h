@@ -20,10 +20,10 @@
 
 #include <stdbool.h>
 
-#include "result.h"
-#include "runner.h"
-#include "problem.h"
-#include "signature.h"
+#include "judge/result.h"
+#include "run/runner.h"
+#include "problem/problem.h"
+#include "problem/signature.h"
 
 struct judgement {
 	enum verdict verdict;

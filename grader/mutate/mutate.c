@@ -5,7 +5,7 @@
  * statement's end and an expression's edges.
  */
 #define _GNU_SOURCE
-#include "mutate.h"
+#include "mutate/mutate.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -37,8 +37,8 @@
 
 #include <stddef.h>
 
-#include "mutate_lex.h"
-#include "util.h"
+#include "mutate/mutate_lex.h"
+#include "base/util.h"
 
 struct mutant {
 	char *id;            /* "p4.c:38:29:rel" */

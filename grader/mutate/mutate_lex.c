@@ -1,5 +1,5 @@
 /* mutate_lex.c - see mutate_lex.h */
-#include "mutate_lex.h"
+#include "mutate/mutate_lex.h"
 
 #include <ctype.h>
 #include <stdlib.h>

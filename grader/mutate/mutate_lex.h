@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 enum mutate_lang { MUTATE_C, MUTATE_PYTHON };
 

@@ -1,6 +1,6 @@
 /* mutation.c - see mutation.h: generating the mutants, grading them in workers, the accounting */
 #define _GNU_SOURCE
-#include "mutation.h"
+#include "mutate/mutation.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,9 +9,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "interrupt.h"
-#include "reference.h"
-#include "workers.h"
+#include "base/interrupt.h"
+#include "judge/reference.h"
+#include "base/workers.h"
 
 #define WORKER_START_S 120 /* engine_init compiles the runtimes */
 

@@ -34,8 +34,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine.h"
-#include "mutate.h"
+#include "judge/engine.h"
+#include "mutate/mutate.h"
 
 struct mutation_options {
 	struct engine_options engine; /* set, only, reference_dir, cache_dir, log; jobs is per worker (ignored) */

@@ -2,12 +2,12 @@
  * mutation_report.c - the reports of `grader mutate` (mutation.h): text
  * for the instructor, JSON for machines, both from one mutation_result.
  */
-#include "mutation.h"
+#include "mutate/mutation.h"
 
 #include <jansson.h>
 #include <string.h>
 
-#include "version.h"
+#include "base/version.h"
 
 #define JSON_MUTATION_VERSION 1
 

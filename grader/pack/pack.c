@@ -31,11 +31,11 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "reference.h"
-#include "pack.h"
-#include "runner.h"
-#include "sandbox.h"
-#include "version.h"
+#include "judge/reference.h"
+#include "pack/pack.h"
+#include "run/runner.h"
+#include "sandbox/sandbox.h"
+#include "base/version.h"
 
 #define PACK_CPU_MARGIN 2
 #define PACK_CPU_MAX_MS 600000u /* what problem.c accepts */

@@ -6,7 +6,7 @@
 #ifndef GRADER_PACK_H
 #define GRADER_PACK_H
 
-#include "engine.h"
+#include "judge/engine.h"
 
 /*
  * Write DIR/<id>.yaml for the engine's selected problem k (every language of it): public groups only, every

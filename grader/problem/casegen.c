@@ -1,5 +1,5 @@
 /* casegen.c - see casegen.h */
-#include "casegen.h"
+#include "problem/casegen.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,8 +25,8 @@
 #ifndef GRADER_CASEGEN_H
 #define GRADER_CASEGEN_H
 
-#include "problem.h"
-#include "value.h"
+#include "problem/problem.h"
+#include "problem/value.h"
 
 enum arg_kind {
 	ARG_LITERAL,      /* one given value */

@@ -1,5 +1,5 @@
 /* language.c - see language.h */
-#include "language.h"
+#include "problem/language.h"
 
 #include <string.h>
 #include <strings.h>

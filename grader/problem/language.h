@@ -21,18 +21,12 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "base/util.h"
+#include "sandbox/filter.h" /* enum filter_flavour: a language names its runners' seccomp programs */
 
 struct build_env;
 struct build_facts;
 struct problem;
-
-/* Which seccomp programs a language's runners get (filter_programs). */
-enum filter_flavour {
-	FILTER_NATIVE,   /* C: every path-based call traps (forbidden) */
-	FILTER_PYTHON,   /* Python: path-based calls fail with EACCES, the interpreter copes; the rest traps */
-	FILTER_FLAVOURS
-};
 
 /* How a source file is cut into tokens for the similarity check (tokens.h). */
 enum token_flavour {

@@ -10,7 +10,7 @@
  * A `cases:` entry is parsed and checked here into a case spec; casegen.c
  * turns the spec into test cases without looking at YAML again.
  */
-#include "problem.h"
+#include "problem/problem.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -23,7 +23,7 @@
 #include <strings.h>
 #include <yaml.h>
 
-#include "casegen.h"
+#include "problem/casegen.h"
 
 #define MAX_CASES_PER_PROBLEM 200000
 #define MAX_ARRAY_LEN 1000000

@@ -10,10 +10,10 @@
 #ifndef GRADER_PROBLEM_H
 #define GRADER_PROBLEM_H
 
-#include "digest.h"
-#include "language.h"
-#include "signature.h"
-#include "value.h"
+#include "base/digest.h"
+#include "problem/language.h"
+#include "problem/signature.h"
+#include "problem/value.h"
 
 enum visibility { VIS_PUBLIC, VIS_HIDDEN };
 enum scoring { SCORE_SUM, SCORE_ALL_OR_NOTHING };

@@ -1,5 +1,5 @@
 /* signature.c - see signature.h */
-#include "signature.h"
+#include "problem/signature.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #ifndef GRADER_SIGNATURE_H
 #define GRADER_SIGNATURE_H
 
-#include "value.h"
+#include "problem/value.h"
 
 struct param {
 	enum value_type type;  /* VT_INT_ARRAY for the pointer */

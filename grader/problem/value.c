@@ -1,5 +1,5 @@
 /* value.c - see value.h */
-#include "value.h"
+#include "problem/value.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* jsoncap.c - cutting long strings of a JSON document until it fits (jsoncap.h) */
-#include "jsoncap.h"
+#include "report/jsoncap.h"
 
 #include <string.h>
 

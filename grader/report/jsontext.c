@@ -1,7 +1,7 @@
 /* jsontext.c - see jsontext.h */
-#include "jsontext.h"
+#include "report/jsontext.h"
 
-#include "text.h"
+#include "base/text.h"
 
 json_t *json_text_cut(const char *s, size_t max_bytes, int *cut)
 {

@@ -1,6 +1,6 @@
 /* report.c - the table of report formats and what every writer shares */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "view.h"
+#include "report/view.h"
 
 struct report_options {
 	bool color;        /* ANSI colours (text) */

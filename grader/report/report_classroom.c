@@ -25,15 +25,15 @@
  *
  * base64 without line breaks (nettle's base64_encode_raw), then "\n".
  */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <jansson.h>
 #include <nettle/base64.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsontext.h"
+#include "report/jsontext.h"
 
 #define MESSAGE_SHOWN 300
 

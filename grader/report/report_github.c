@@ -22,8 +22,8 @@
  * text is cleaned first, so a student's output can neither start a line
  * of its own (no "::set-output" injection) nor smuggle control characters.
  */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -16,8 +16,8 @@
  * own stdout is "hidden" (stdout_visibility).  The top-level score is
  * Gradescope's total; see dist/gradescope/README.md.
  */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <jansson.h>
 #include <string.h>

@@ -38,16 +38,16 @@
  *     "hidden"), "limit_ms" when it is its group's limits.cpu_ms;
  *   - every other test (failed, or printed something) is written in full.
  */
-#include "report.h"
+#include "report/report.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "growth.h"
-#include "jsontext.h"
-#include "version.h"
+#include "judge/growth.h"
+#include "report/jsontext.h"
+#include "base/version.h"
 
 #define JSON_FORMAT_VERSION 3
 

@@ -34,8 +34,8 @@
  * prints (control characters, invalid UTF-8, "]]>") the file stays
  * well-formed XML 1.0.
  */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <libxml/xmlwriter.h>
 #include <stdarg.h>

@@ -12,9 +12,9 @@
  * punctuation written as entities), so neither a student's output nor a
  * compiler message can break out of a table cell or a <pre> block.
  */
-#include "report.h"
-#include "growth.h"
-#include "text.h"
+#include "report/report.h"
+#include "judge/growth.h"
+#include "base/text.h"
 
 #include <string.h>
 

@@ -29,14 +29,14 @@
  * messages, then the compiler messages, each replaced by a note, and the
  * top-level message says how many were cut (jsoncap.h).
  */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <jansson.h>
 #include <string.h>
 
-#include "jsoncap.h"
-#include "jsontext.h"
+#include "report/jsoncap.h"
+#include "report/jsontext.h"
 
 #define PL_MAX_BYTES 1000000                /* "limited to 1 MB": stay under 10^6 bytes */
 #define PL_NOTE_ROOM 1024                   /* room kept for the message saying what was cut */

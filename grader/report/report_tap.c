@@ -27,8 +27,8 @@
  * never a point per hidden test.  What the output budget left out is a
  * "# p1: output of ... not shown" comment after the problem's points.
  */
-#include "report.h"
-#include "text.h"
+#include "report/report.h"
+#include "base/text.h"
 
 #include <string.h>
 

@@ -22,9 +22,9 @@
  * and compiler messages are cleaned (text_clean) and cut to a few lines.  Colours only when o->color (the
  * CLI decides: a terminal, and no NO_COLOR).
  */
-#include "report.h"
-#include "growth.h"
-#include "text.h"
+#include "report/report.h"
+#include "judge/growth.h"
+#include "base/text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* view.c - see view.h */
-#include "view.h"
+#include "report/view.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "growth.h"
-#include "text.h"
+#include "judge/growth.h"
+#include "base/text.h"
 
 /* Counts over a group whose tests are listed: the facts as they are. */
 static void tally_listed(struct view_tally *tl, const struct test_result *t)

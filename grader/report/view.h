@@ -49,7 +49,7 @@
 
 #include <stdbool.h>
 
-#include "result.h"
+#include "judge/result.h"
 
 #define VIEW_OUTPUT_MAX 2048             /* bytes of one test's captured output looked at */
 #define VIEW_OUTPUT_BUDGET (64 * 1024)   /* bytes of shown output and long messages per problem */

@@ -1,5 +1,5 @@
 /* record.c - see record.h */
-#include "record.h"
+#include "run/record.h"
 
 #include <string.h>
 

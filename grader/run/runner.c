@@ -1,6 +1,6 @@
 /* runner.c - see runner.h for the theory of operation */
 #define _GNU_SOURCE
-#include "runner.h"
+#include "run/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,12 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
-#include "filter.h"
-#include "interrupt.h"
-#include "landlock.h"
-#include "record.h"
-#include "sandbox.h"
+#include "sandbox/cgroup.h"
+#include "sandbox/filter.h"
+#include "base/interrupt.h"
+#include "sandbox/landlock.h"
+#include "run/record.h"
+#include "sandbox/sandbox.h"
 
 #define MAX_SLOTS ((int)SANDBOX_BLOCK - 1) /* a uid each, and the block's last one is the compiler's (sandbox.h) */
 /*

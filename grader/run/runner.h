@@ -72,7 +72,7 @@
 #include <stdint.h>
 
 #include "runtime/protocol.h"
-#include "util.h"
+#include "base/util.h"
 
 /* What became of a test, as the pool saw it. */
 enum run_outcome {

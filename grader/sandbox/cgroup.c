@@ -8,7 +8,7 @@
  * sits in it).
  */
 #define _GNU_SOURCE
-#include "cgroup.h"
+#include "sandbox/cgroup.h"
 
 #include <dirent.h>
 #include <errno.h>

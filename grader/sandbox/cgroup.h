@@ -30,7 +30,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "base/util.h"
 
 #define CGROUP_MAX_FDS 4
 

@@ -20,7 +20,7 @@
  * runs every argument rule against the kernel.
  */
 #define _GNU_SOURCE
-#include "filter.h"
+#include "sandbox/filter.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +41,7 @@
 #endif
 
 #include "runtime/protocol.h"
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 
 #ifdef HAVE_SECCOMP
 #define CLONE_NEW_FLAGS (CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | \

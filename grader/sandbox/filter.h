@@ -9,8 +9,14 @@
 #ifndef GRADER_FILTER_H
 #define GRADER_FILTER_H
 
-#include "language.h"
-#include "util.h"
+#include "base/util.h"
+
+/* Which seccomp programs a runner gets: each language names its own (language.h). */
+enum filter_flavour {
+	FILTER_NATIVE,   /* C: every path-based call traps (forbidden) */
+	FILTER_PYTHON,   /* Python: path-based calls fail with EACCES, the interpreter copes; the rest traps */
+	FILTER_FLAVOURS
+};
 
 /*
  * Build the two seccomp programs (zygote, case) as raw BPF into out, in the

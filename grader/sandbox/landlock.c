@@ -1,6 +1,6 @@
 /* landlock.c - see landlock.h */
 #define _GNU_SOURCE
-#include "landlock.h"
+#include "sandbox/landlock.h"
 
 #include <dirent.h>
 #include <errno.h>

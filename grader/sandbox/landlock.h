@@ -34,7 +34,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "base/util.h"
 
 /* The Landlock ABI version the kernel offers (0: none, or switched off with GRADER_NO_LANDLOCK). */
 int landlock_abi(void);

@@ -7,7 +7,7 @@
  * pipe means the exec succeeded.
  */
 #define _GNU_SOURCE
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "sandbox/cgroup.h"
 #include "runtime/protocol.h"
 
 static struct sandbox_caps caps;

@@ -29,9 +29,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "landlock.h"
-#include "language.h"
-#include "util.h"
+#include "sandbox/landlock.h"
+#include "base/util.h"
 
 /*
  * What this machine allows, found by sandbox_probe() trying each step for
