@@ -41,7 +41,7 @@ PY_DEFS = -DGRADER_PYTHON_CFLAGS='"$(PY_CFLAGS)"' -DGRADER_PYTHON_LIBS='"$(PY_LI
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC)) $(PY_DEFS) $(GRADER_DEFS)
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
 
-$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh
+$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh tools/build.mk
 	@mkdir -p build
 	{ echo '/* generated from grader/runtime by tools/embed.sh: do not edit */'; \
 	  echo '#include "base/embed.h"'; \
