@@ -7,8 +7,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "progress.h"
-#include "util.h"
+#include "cmd/progress.h"
+#include "base/util.h"
 
 struct progress {
 	FILE *out;

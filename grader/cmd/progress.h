@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "judge/engine.h"
 
 #define PROGRESS_REDRAW_MS 100
 
