@@ -14,6 +14,7 @@ struct progress {
 	FILE *out;
 	int fd;
 	bool shown;              /* the line is on the screen now (to be erased before other output) */
+	size_t width_shown;      /* its length: erased by as many spaces (no escape codes: NO_COLOR, dumb terminals) */
 	uint64_t started_us, drawn_us;
 	const char *last_phase;
 	struct engine_progress now; /* the last state, its strings copied */
@@ -41,7 +42,7 @@ static void erase(struct progress *p)
 	if (!p->shown)
 		return;
 	fflush(p->out);
-	fputs("\r\033[K", p->out);
+	fprintf(p->out, "\r%*s\r", (int)p->width_shown, "");
 	fflush(p->out);
 	p->shown = false;
 }
@@ -82,8 +83,10 @@ static void draw(struct progress *p)
 	}
 	if (sb.len >= width)
 		sb.buf[width - 1] = '\0'; /* ASCII but for ids, which are ASCII too: bytes are columns */
-	fputs("\r\033[K", p->out);
-	fputs(sb.buf, p->out);
+	/* over the last line: padded with spaces to its length, so nothing of it stays */
+	fprintf(p->out, "\r%s%*s", sb.buf, p->shown && p->width_shown > strlen(sb.buf) ?
+		(int)(p->width_shown - strlen(sb.buf)) : 0, "");
+	p->width_shown = p->shown && p->width_shown > strlen(sb.buf) ? p->width_shown : strlen(sb.buf);
 	fflush(p->out);
 	p->shown = true;
 	p->drawn_us = now_us();

@@ -6,7 +6,8 @@
  * Written to a terminal only: progress_new() returns NULL when the stream
  * is not one (a pipe, a file, a CI log) or the user asked for quiet, and
  * every function takes that NULL and does nothing.  The line is redrawn in
- * place ("\r", erase to the end) at most every PROGRESS_REDRAW_MS, cut to
+ * place ("\r", then spaces over what was there: no escape codes, so NO_COLOR
+ * and dumb terminals get none) at most every PROGRESS_REDRAW_MS, cut to
  * the terminal's width, and erased before anything else is written to the
  * same stream through progress_log() and by progress_free(), so it never
  * mixes with warnings or the report.
