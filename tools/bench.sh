@@ -19,11 +19,17 @@
 #       (`python3 -c 'import bench; print(bench.ident(7))'` per test), as
 #       ratios of figures measured in the same run;
 #   (e) `grader mutate` on the shipped problem set at -j 2 (every mutant of
-#       every reference, C and Python, graded; one run, answers cached).
+#       every reference, C and Python, graded; one run, answers cached);
+#   (f) a student's first minute (issue 31): a submission with typical
+#       mistakes (tests/fixtures/typical-mistakes: an off-by-one, int overflows,
+#       an endless recursion in p3, an O(N^3) p4_dp; py-typical-mistakes the
+#       same in Python) beside the reference, graded as a student grades
+#       (default options: shrinking and growth on), C and Python, medians and
+#       their ratio.
 # Each figure is the median wall time of several runs (hyperfine when installed,
 # else 3 runs; the reference answers are cached beforehand).  Uses bin/grader, the optimised build.
 # $GRADER overrides the grader, $BENCH_RUNS the number of runs, BENCH_ONLY=c,
-# BENCH_ONLY=python or BENCH_ONLY=mutate runs only that part.
+# BENCH_ONLY=python, BENCH_ONLY=mutate or BENCH_ONLY=mistakes runs only that part.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
@@ -225,8 +231,28 @@ print("  %d mutants of %d reference files in %.1f s (%.0f ms a mutant): %d of %d
       % (n, len(d["problems"]), int(sys.argv[2]) / 1000, int(sys.argv[2]) / max(n, 1), k, sc, sys.argv[3]))
 PY
 }
+# (f) typical mistakes against the reference, as a student runs the grader (shrink and growth on)
+mistakes_bench() {
+	echo
+	echo "(f) a student's run: typical mistakes beside the reference (default options, -j 2, answers cached)"
+	for lang in C Python; do
+		if [ $lang = C ]; then
+			ref=reference mis=tests/fixtures/typical-mistakes
+		else
+			ref=reference/python mis=tests/fixtures/py-typical-mistakes
+		fi
+		r=$(median_us "$GRADER" -q --cache "$CACHE" -j 2 "$ref")
+		m=$(median_us "$GRADER" -q --cache "$CACHE" -j 2 "$mis")
+		awk -v l="$lang" -v r="$r" -v m="$m" -v d="$mis" 'BEGIN {
+			printf "  %-6s reference %6.2f s   %s %6.2f s   ratio %.1fx (goal: 3x)\n", l, r / 1e6, d, m / 1e6, m / r }'
+	done
+}
 if [ "${BENCH_ONLY:-}" = mutate ]; then
 	mutate_bench
+	exit 0
+fi
+if [ "${BENCH_ONLY:-}" = mistakes ]; then
+	mistakes_bench
 	exit 0
 fi
 
@@ -287,6 +313,7 @@ echo "  per-test harness (python3 -c 'import bench; print(bench.ident(7))'): $ha
 ratios "$py_j1" "$py_j2" "$(py_loop)" "$floor" "$floor" "$harness" "sequential"
 [ "${BENCH_ONLY:-}" = python ] && exit 0
 mutate_bench
+mistakes_bench
 
 [ "${BENCH_BATCH:-1}" = 0 ] && exit 0
 echo

@@ -82,6 +82,23 @@ static bool copy_of(const char *stem, size_t len, const char *wanted_stem, size_
 	return marked;
 }
 
+/* stem is wanted_stem with characters beyond ASCII in it (an accent typed by mistake: "p2\xc3\xa9" for "p2"). */
+static bool accented_copy(const char *stem, size_t len, const char *wanted_stem, size_t wanted_len)
+{
+	size_t k = 0;
+	bool extra = false;
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)stem[i] >= 0x80) {
+			extra = true;
+			continue;
+		}
+		if (k >= wanted_len || tolower((unsigned char)stem[i]) != tolower((unsigned char)wanted_stem[k]))
+			return false;
+		k++;
+	}
+	return extra && k == wanted_len;
+}
+
 /* "'p1.c' or 'p1.py'" */
 static void add_wanted_list(struct strbuf *sb, const struct walk *w)
 {
@@ -134,7 +151,8 @@ static bool advise(struct strbuf *sb, const struct walk *w, const char *rel, con
 		size_t want_len = strlen(want), want_stem = (size_t)(want_ext - want);
 		bool same_stem = stem == want_stem && !strncasecmp(name, want, stem);
 		bool rename = (!strncasecmp(name, want, want_len) && name[want_len] == '.') ||
-			      (copy_of(name, stem, want, want_stem) && !strcasecmp(ext, want_ext));
+			      ((copy_of(name, stem, want, want_stem) || accented_copy(name, stem, want, want_stem)) &&
+			       !strcasecmp(ext, want_ext));
 
 		if (!strcasecmp(name, want) && depth > 0) {
 			strbuf_addf(sb, "found '%s' in a folder: move it to the top of your submission", rel);

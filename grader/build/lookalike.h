@@ -8,6 +8,7 @@
  *   - the right name in a folder below the submission's top ("hw/src/p1.c"):
  *     move it up;
  *   - the right name with more after it ("p1.c.txt", "p1.py.bak"): rename;
+ *   - the right stem with a character beyond ASCII in it ("p2\xc3\xa9.c"): rename;
  *   - the right stem with copy marks ("p1 (1).c", "p1-2.c", "p1 copy.c",
  *     "p1_final.c"): rename;
  *   - the right stem with another extension: a language the problem does not

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "cmd/cli.h"
+#include "cmd/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +53,7 @@ static const char usage_text[] =
 	"                     this option), e.g. 'f grows like N^3.0'\n"
 	"  --no-growth        never measure growth (up to 10 s of CPU per problem that timed out)\n"
 	"  -v, --verbose      list passing tests too\n"
+	"  -q, --quiet        no progress line on the terminal while grading\n"
 	"  --shrink, --no-shrink  search the smallest input a failing generated public test\n"
 	"                     still fails on (default: on for grade, off for batch; docs/shrink.md)\n"
 	"  --resume           batch: skip students whose result is complete and current\n"
@@ -141,6 +143,7 @@ static const struct option longopts[] = {
 	{ "shrink", no_argument, NULL, OPT_SHRINK },
 	{ "no-shrink", no_argument, NULL, OPT_NO_SHRINK },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
 	{ "resume", no_argument, NULL, OPT_RESUME },
@@ -273,6 +276,9 @@ static int parse_option(struct cli *cli, int c, char *arg)
 	case 'v':
 		cli->verbose = true;
 		return 0;
+	case 'q':
+		cli->quiet = true;
+		return 0;
 	case OPT_SHRINK:
 	case OPT_NO_SHRINK:
 		cli->shrink = c == OPT_SHRINK;
@@ -335,7 +341,7 @@ int cli_parse(struct cli *cli, int argc, char **argv)
 	cli->color = -1;
 	cli->shrink = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "j:o:v", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "j:o:vq", longopts, NULL)) != -1)
 		if (parse_option(cli, c, optarg) < 0)
 			return -1;
 	cli->args = argv + optind;
@@ -475,7 +481,11 @@ void cli_engine_options(const struct cli *cli, struct engine_options *o, struct 
 	/* --growth wins over --no-growth; neither: after a time limit (batch and mutate decide for themselves) */
 	o->growth = cli->growth ? GROWTH_ALWAYS : cli->no_growth ? GROWTH_NEVER : GROWTH_AFTER_TIMELIMIT;
 	o->shrink = cli->shrink > 0;
-	o->log = stderr;
+	o->log = progress_log(cli->progress, stderr);
+	if (cli->progress) {
+		o->progress = progress_update;
+		o->progress_ctx = cli->progress;
+	}
 }
 
 void cli_warn_isolation(enum sandbox_use use)

@@ -39,6 +39,8 @@ struct cli {
 	} formats[CLI_MAX_FORMATS];
 	int nformats;
 	bool show_hidden, verbose, help, version, resume, sources, growth, no_growth;
+	bool quiet;              /* -q: no progress line on the terminal */
+	struct progress *progress; /* grade's status line on a terminal (progress.h), or NULL: not owned */
 	unsigned own;            /* CLI_OPT_* given */
 	int color;               /* -1 auto, 0 never, 1 always */
 	int shrink;              /* --shrink 1, --no-shrink 0, neither -1 (the command's default) */

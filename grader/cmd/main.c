@@ -15,6 +15,7 @@
 
 #include "judge/reference.h"
 #include "cmd/cli.h"
+#include "cmd/progress.h"
 #include "judge/engine.h"
 #include "report/report.h"
 #include "base/interrupt.h"
@@ -27,7 +28,7 @@ static int cmd_grade(struct cli *cli)
 	struct engine e;
 	struct grade_result r;
 	struct strbuf err = STRBUF_INIT;
-	char *submission;
+	char *submission, *template = NULL;
 	bool have_engine = false, have_result = false;
 	int ret = GRADER_EXIT_INTERNAL;
 
@@ -56,15 +57,22 @@ static int cmd_grade(struct cli *cli)
 	have_engine = true; /* engine_release undoes a partial engine_init too */
 	if (cli->shrink < 0)
 		cli->shrink = 1; /* a student grading their own work: the smallest failing input helps most */
+	cli->progress = progress_new(stderr, !cli->quiet); /* on a terminal only */
+	template = cli_default_dir("student_template");
 	ret = cli_start_engine(cli, &set, &e);
 	if (ret)
 		goto cleanup;
+	e.opts.template_dir = template; /* a file still the template's is noted (engine.h) */
 	if (engine_grade(&e, submission, &r, &err) < 0) {
+		progress_free(cli->progress); /* erased before the message */
+		cli->progress = NULL;
 		error("%s", err.buf);
 		ret = grader_interrupted ? 130 : GRADER_EXIT_INTERNAL;
 		goto cleanup;
 	}
 	have_result = true;
+	progress_free(cli->progress); /* the line erased before the report */
+	cli->progress = NULL;
 	if (cli_write_reports(cli, &r) < 0)
 		ret = GRADER_EXIT_INTERNAL;
 	else if (r.internal_error)
@@ -72,6 +80,8 @@ static int cmd_grade(struct cli *cli)
 	else
 		ret = grade_result_failures(&r) ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
 cleanup:
+	progress_free(cli->progress);
+	cli->progress = NULL;
 	if (have_result)
 		grade_result_release(&r);
 	if (have_engine)
@@ -79,6 +89,7 @@ cleanup:
 	problem_set_release(&set);
 	strbuf_release(&err);
 	free(submission);
+	free(template);
 	return ret;
 }
 

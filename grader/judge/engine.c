@@ -2,12 +2,14 @@
 #define _GNU_SOURCE
 #include "judge/engine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,7 +52,7 @@ static bool names(const char *only, const char *id)
 	size_t idl = strlen(id);
 	for (const char *p = only; *p;) {
 		size_t l = strcspn(p, ",");
-		if (l == idl && !strncmp(p, id, l))
+		if (l == idl && !strncasecmp(p, id, l)) /* --only P2: file names match case-insensitively too */
 			return true;
 		p += l + (p[l] == ',');
 	}
@@ -63,7 +65,9 @@ static int check_only(const struct problem_set *set, const char *only, struct st
 	for (const char *p = only; *p;) {
 		size_t l = strcspn(p, ",");
 		char *id = xstrndup(p, l);
-		bool known = !l || problem_set_find(set, id);
+		bool known = !l;
+		for (int i = 0; !known && i < set->nproblems; i++)
+			known = !strcasecmp(set->problems[i].id, id);
 		if (!known) {
 			strbuf_addf(err, "--only: no problem '%s' (known:", id);
 			for (int i = 0; i < set->nproblems; i++)
@@ -501,7 +505,28 @@ struct grading {
 	bool stopped;            /* stop_at_first_failure, and a test failed: hand out nothing more */
 	bool *group_failed;      /* by group_base[problem] + group */
 	int *group_base;
+	struct engine_progress now; /* for opts.progress: tests done, failures so far (a display, no policy) */
 };
+
+/* Tell the progress display, if any, where the run is; last: the task last handed out or finished, or -1. */
+static void show_progress(struct grading *g, int last)
+{
+	if (!g->e->opts.progress)
+		return;
+	if (last >= 0) {
+		const struct problem *p = g->e->problems[g->plan->problem[last]];
+		g->now.problem = p->id;
+		g->now.language = p->lang->display;
+	}
+	g->e->opts.progress(g->e->opts.progress_ctx, &g->now);
+}
+
+/* A new phase of the run, for the display. */
+static void progress_phase(struct grading *g, const char *phase)
+{
+	g->now.phase = phase;
+	show_progress(g, -1);
+}
 
 static bool all_or_nothing(const struct grading *g, int task, bool **failed)
 {
@@ -529,12 +554,15 @@ static int grading_next(void *ctx)
 		bool *failed;
 		if (g->stopped) {
 			skip_task(g->plan, i, STOPPED_MESSAGE);
+			g->now.done++;
 			continue;
 		}
 		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
 			skip_task(g->plan, i, SKIPPED_MESSAGE);
+			g->now.done++;
 			continue;
 		}
+		show_progress(g, i);
 		return i;
 	}
 	return -1;
@@ -547,6 +575,9 @@ static void grading_finished(void *ctx, int i)
 	judge_task(g->e, g->plan, i, g->compare);
 	if (g->plan->rm && remeasure_finished(g->plan->rm, i, &g->plan->tasks[i], &g->plan->judged[i]))
 		return;
+	g->now.done++;
+	g->now.failed += g->compare && g->plan->judged[i].verdict != V_CORRECT;
+	show_progress(g, i);
 	if (failed_to_start(g->plan, i))
 		g->start_failed[g->plan->problem[i]] = true;
 	if (g->compare && g->e->opts.stop_at_first_failure && g->plan->judged[i].verdict != V_CORRECT)
@@ -625,6 +656,8 @@ static void grading_init(struct grading *g, const struct engine *e, struct plan 
 	g->group_failed = xcalloc((size_t)g->group_base[e->nproblems] + 1, sizeof(bool));
 	g->start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
 	g->order = dispatch_order(e, plan, &g->npublic);
+	g->now.total = plan->ntasks;
+	g->now.phase = compare ? "testing" : "reference";
 	if (compare && !plan->rm)
 		plan->rm = remeasure_new(plan->ntasks);
 }
@@ -717,9 +750,101 @@ static void collect_unbuilt(struct problem_result *pr, const struct build_result
 	}
 }
 
+/* Are the files a and b byte for byte the same (both readable)? */
+static bool same_file(const char *a, const char *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same = read_file(&x, a) == 0 && read_file(&y, b) == 0 && x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+/* Are a and b the same directory? */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat x, y;
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+/* The template's own file named like source (in the template or its python/), if it has one. */
+static char *template_file(const char *template_dir, const char *source)
+{
+	static const char *const where[] = { "", "/python" };
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char *dir = xasprintf("%s%s", template_dir, where[i]), *f = build_find_source(dir, source), *path = NULL;
+		if (f)
+			path = xasprintf("%s/%s", dir, f);
+		free(dir);
+		free(f);
+		if (path)
+			return path;
+	}
+	return NULL;
+}
+
+/*
+ * A student who copied the template and wrote their code in another file
+ * (mywork/python/P1.py beside the untouched mywork/p1.c) is graded on the
+ * template: say so, and name the file they wrote (issue 31).  NULL when the
+ * graded file is not the template's, or dir is the template itself, or dir
+ * is NULL (measuring: k would not be a problem's index).
+ */
+static char *template_note(const struct engine *e, const char *dir, int k, const struct build_choice *c)
+{
+	char *path, *tmpl, *note = NULL;
+	struct strbuf elsewhere = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+
+	if (!e->opts.template_dir || !dir || !c->file || same_dir(dir, e->opts.template_dir))
+		return NULL;
+	path = xasprintf("%s/%s", dir, c->file);
+	tmpl = template_file(e->opts.template_dir, c->file);
+	if (!tmpl || !same_file(path, tmpl)) {
+		free(path);
+		free(tmpl);
+		return NULL;
+	}
+	/* the problem's file in a subdirectory (one level down), changed from the template's */
+	d = opendir(dir);
+	while (d && (de = readdir(d)) && !elsewhere.len) {
+		char *sub;
+		struct stat st;
+		if (de->d_name[0] == '.')
+			continue;
+		sub = xasprintf("%s/%s", dir, de->d_name);
+		for (int v = e->first_variant[k]; !elsewhere.len && v < e->first_variant[k + 1]; v++) {
+			char *f, *fp, *ft;
+			if (stat(sub, &st) < 0 || !S_ISDIR(st.st_mode) || !(f = build_find_source(sub, e->problems[v]->source)))
+				continue;
+			fp = xasprintf("%s/%s", sub, f);
+			ft = template_file(e->opts.template_dir, f);
+			if (!ft || !same_file(fp, ft))
+				strbuf_addf(&elsewhere, "%s/%s", de->d_name, f);
+			free(f);
+			free(fp);
+			free(ft);
+		}
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	if (elsewhere.len)
+		note = xasprintf("%s is the template's file, unchanged, and it is the one graded here: the grader reads only "
+				 "the files directly in the submission directory. Your %s is not graded: move it up "
+				 "(and remove %s), or grade that directory.", c->file, elsewhere.buf, c->file);
+	else
+		note = xasprintf("%s is the template's file, unchanged: this is not your work yet.", c->file);
+	strbuf_release(&elsewhere);
+	free(path);
+	free(tmpl);
+	return note;
+}
+
 /* The problem results, before any test ran: what the builds say, every test of a problem that did not build. */
-static void collect_builds(const struct engine *e, const struct selection *sel, const struct build_result *builds,
-			   struct grade_result *out)
+static void collect_builds(const struct engine *e, const char *dir, const struct selection *sel,
+			   const struct build_result *builds, struct grade_result *out)
 {
 	for (int i = 0; i < sel->n; i++) {
 		const struct problem *p = e->problems[sel->variant[i]];
@@ -731,6 +856,7 @@ static void collect_builds(const struct engine *e, const struct selection *sel, 
 		for (int k = 0; k < p->ncases; k++)
 			pr->tests[k].tc = &p->cases[k];
 		pr->source = b->source ? xstrdup(b->source) : NULL;
+		pr->source_note = template_note(e, dir, i, &sel->choices[i]);
 		pr->build_verdict = verdict_of_build_status(b->status);
 		pr->compile_ms = b->compile_ms;
 		if (b->status != BUILD_OK) {
@@ -803,9 +929,13 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	out->isolation = xstrdup(sandbox_describe());
 	out->nproblems = sel->n;
 	out->problems = xcalloc((size_t)sel->n + 1, sizeof(*out->problems));
+	if (e->opts.progress) {
+		struct engine_progress building = { compare ? "building" : "reference", NULL, NULL, 0, 0, 0 };
+		e->opts.progress(e->opts.progress_ctx, &building);
+	}
 	if (build_submission(e, dir, sel, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
-	collect_builds(e, sel, builds, out);
+	collect_builds(e, compare ? dir : NULL, sel, builds, out);
 	plan_tests(e, sel, builds, lp, &plan);
 	grading_init(&g, e, &plan, compare);
 	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
@@ -815,10 +945,12 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	pool_stop_runners(pool);
 	/* feedback from the public tests and the same builds: it changes no verdict or score */
 	if (compare) {
+		progress_phase(&g, "feedback");
 		diagnose_result(out, VIS_PUBLIC);
 		if (e->opts.shrink && shrink_result(e, builds, out) < 0)
 			goto cleanup;
 		growth_after_grading(e, builds, out, VIS_PUBLIC);
+		progress_phase(&g, "hidden tests");
 	}
 	if (grader_interrupted || run_phase(&g, pool, plan.ntasks, err) < 0)
 		goto cleanup;

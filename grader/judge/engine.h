@@ -45,6 +45,20 @@
 #include "problem/problem.h"
 #include "judge/result.h"
 
+/*
+ * How far a run has got, for a progress display (engine_options.progress):
+ * handed to the callback when the phase changes and as tests finish.  The
+ * strings are the engine's, valid during the call only.
+ */
+struct engine_progress {
+	const char *phase;       /* what the engine does now: "building", "testing", "feedback", "hidden tests",
+				  * "reference" (measuring the reference's answers) */
+	const char *problem;     /* the id of the problem whose test was last handed out, or NULL */
+	const char *language;    /* its language's display name, or NULL */
+	int done, total;         /* tests finished or skipped, of all the run's tests */
+	int failed;              /* tests finished with a verdict other than correct (not the skipped) */
+};
+
 /* Measuring the reference: CPU limits are generous (10 x an absolute limit, this at most). */
 #define MEASURE_CPU_MS 20000u
 
@@ -67,6 +81,14 @@ struct engine_options {
 	} growth;
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */
+	const char *template_dir;  /* grading a student's own run: the template handed out (student_template/);
+				    * a file still identical to its file there is noted as not the student's work,
+				    * with the student's own file for that problem in a subdirectory, if any.  No
+				    * verdict or score changes.  NULL: no such notes (batch) */
+	/* called in the engine's own process and thread, never from a signal handler; NULL: none.
+	 * It changes nothing the engine does (a display only: the CLI's on a terminal). */
+	void (*progress)(void *ctx, const struct engine_progress *now);
+	void *progress_ctx;
 };
 
 /* The reference's answers for one problem (filled by reference.c). */

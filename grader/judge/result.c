@@ -123,6 +123,7 @@ void grade_result_release(struct grade_result *r)
 		}
 		free(pr->tests);
 		free(pr->source);
+		free(pr->source_note);
 		free(pr->build_message);
 		free(pr->startup_output);
 		growth_result_free(pr->growth);

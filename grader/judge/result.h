@@ -87,6 +87,8 @@ struct problem_result {
 	struct test_result *tests; /* problem->ncases entries, in case order */
 	int ntests;
 	char *source;              /* file found in the submission, or NULL */
+	char *source_note;         /* which file was graded and why, when that may surprise (the template's own file,
+				    * the student's elsewhere: engine_options.template_dir), or NULL; owned */
 	char *build_message;       /* compiler output etc. when it did not build */
 	enum verdict build_verdict;/* V_CORRECT when it built */
 	unsigned compile_ms;

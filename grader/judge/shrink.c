@@ -30,6 +30,7 @@ struct shrinker {
 	long long resume[PASS_COUNT];/* per pass: where its last success was (chunk size, argument, element) */
 	bool start_failed;           /* the submission failed before its tests: no input is to blame */
 	uint64_t started;
+	uint64_t slowest_step_us;    /* the longest one step (the reference's answers, or a batch) took so far */
 };
 
 
@@ -332,13 +333,28 @@ static int try_batch(struct shrinker *s, struct value **c, int n, const bool *ha
 	return ret;
 }
 
+/*
+ * Is there time for one more step?  A step once begun runs to its end (a
+ * batch of SHRINK_BATCH candidates that each time out takes their limits),
+ * so the budget must hold the slowest step seen so far as well: the search
+ * stops before a step that would likely end past SHRINK_SECONDS, not after
+ * it (issue 31: 24.7 s against a budget of 20).
+ */
 static bool budget_left(struct shrinker *s)
 {
-	double elapsed = (double)(now_us() - s->started) / 1e6;
+	double elapsed = (double)(now_us() - s->started + s->slowest_step_us) / 1e6;
 	if (s->found->runs < SHRINK_RUNS && elapsed < SHRINK_SECONDS)
 		return true;
 	s->found->budget_spent = true;
 	return false;
+}
+
+/* A step that began at `from` has ended: remember the slowest (budget_left). */
+static void note_step(struct shrinker *s, uint64_t from)
+{
+	uint64_t took = now_us() - from;
+	if (took > s->slowest_step_us)
+		s->slowest_step_us = took;
 }
 
 /*
@@ -371,6 +387,7 @@ static int try_pass(struct shrinker *s, enum pass pass)
 {
 	int index = 0, ret = 0;
 	bool end = false;
+	uint64_t step;
 
 	while (!end && ret == 0) {
 		struct value *c[SHRINK_AHEAD];
@@ -380,15 +397,19 @@ static int try_pass(struct shrinker *s, enum pass pass)
 		if (!budget_left(s))
 			return -2;
 		n = gather(s, pass, &index, c, pos, &end);
+		step = now_us();
 		if (n && reference_answers(s, c, n, have, expected) < 0)
 			taken = -2;
+		note_step(s, step);
 		for (int from = 0; taken == -1 && from < n; from += SHRINK_BATCH) {
-			if (from && !budget_left(s)) {
+			if (!budget_left(s)) {
 				taken = -3;
 				break;
 			}
+			step = now_us();
 			taken = try_batch(s, c + from, n - from < SHRINK_BATCH ? n - from : SHRINK_BATCH, have + from,
 					  expected + from);
+			note_step(s, step);
 			if (taken >= 0)
 				taken += from;
 		}

@@ -610,11 +610,42 @@ void verdict_compare(struct judgement *j, const struct problem *p, int func, boo
 
 /* ---- builds ---- */
 
+/* A line of the linker's: "/usr/bin/ld: ...", "p1.c:(.text+0x1d): undefined reference to `MAX'", "collect2: ...". */
+static bool linker_line(const char *line, size_t len)
+{
+	char *l = xstrndup(line, len);
+	bool is = strstr(l, "ld: ") || strstr(l, "undefined reference to") || strstr(l, "ld returned") ||
+		  !strncmp(l, "collect2:", 9);
+	free(l);
+	return is;
+}
+
+/*
+ * The compiler's output with the linker's lines first: a link error (an
+ * undefined MAX) comes after every warning of the compile before it, and a
+ * student read 12 lines of warnings before the error that failed the build
+ * (issue 31).  The other lines keep their order.
+ */
+static void errors_first(struct strbuf *out, const char *output)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (const char *p = output; *p;) {
+			size_t l = strcspn(p, "\n");
+			if (linker_line(p, l) == !pass) {
+				strbuf_add(out, p, l);
+				strbuf_addch(out, '\n');
+			}
+			p += l + (p[l] == '\n');
+		}
+}
+
 static char *compile_error_message(const struct build_facts *f)
 {
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, ordered = STRBUF_INIT;
 	strbuf_addf(&msg, "'%s' does not compile:\n", f->source);
-	text_first_lines(&msg, f->output, COMPILER_LINES, "[... more compiler output cut ...]");
+	errors_first(&ordered, f->output);
+	text_first_lines(&msg, ordered.buf, COMPILER_LINES, "[... more compiler output cut ...]");
+	strbuf_release(&ordered);
 	if (f->signatures && (strstr(f->output, "conflicting types") || strstr(f->output, "grader_decls.h")))
 		strbuf_addf(&msg, "The required signatures are:\n%s", f->signatures);
 	return strbuf_detach(&msg);

@@ -240,6 +240,8 @@ static json_t *problem_json(const struct view_problem *vp, bool compact)
 	json_object_set_new(pj, "id", json_string(p->id));
 	json_object_set_new(pj, "title", json_string(p->title));
 	json_object_set_new(pj, "source", vp->source ? json_text(vp->source) : json_null());
+	if (vp->source_note)
+		json_object_set_new(pj, "source_note", json_text(vp->source_note));
 	json_object_set_new(pj, "score", json_real(vp->score));
 	json_object_set_new(pj, "max_score", json_real(vp->max_score));
 	json_object_set_new(pj, "build", json_string(verdict_name(vp->build_verdict)));

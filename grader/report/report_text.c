@@ -115,19 +115,53 @@ static void print_wrapped(FILE *out, const char *indent, const char *label, cons
 	fputc('\n', out);
 }
 
-/* A message of several lines: the first after label, the others under it. */
-static void print_indented(FILE *out, const char *label, const char *indent, const char *text)
+/*
+ * A why: message: its first line is the grader's prose, wrapped at
+ * WRAP_WIDTH under its label (the hint lines are; a 330-column line was
+ * not); the lines after it (a traceback, code) as they are, under it.
+ */
+static void print_why(FILE *out, const char *label, const char *indent, const char *text)
 {
-	const char *p = text;
+	size_t l = strcspn(text, "\n"), col = strlen(label);
+	bool first = true;
+
 	fputs(label, out);
-	for (;;) {
-		size_t l = strcspn(p, "\n");
-		fprintf(out, "%.*s\n", (int)l, p);
-		if (!p[l])
+	for (size_t i = 0; i < l;) {
+		size_t w;
+		while (i < l && text[i] == ' ')
+			i++;
+		w = strcspn(text + i, " \n");
+		if (!w)
 			break;
-		p += l + 1;
-		fputs(indent, out);
+		if (!first && col + 1 + w > WRAP_WIDTH) {
+			fprintf(out, "\n%s", indent);
+			col = strlen(indent);
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, text + i);
+		col += w;
+		i += w;
+		first = false;
 	}
+	fputc('\n', out);
+	for (const char *p = text + l; *p;) {
+		size_t n;
+		p++;
+		n = strcspn(p, "\n");
+		fprintf(out, "%s%.*s\n", indent, (int)n, p);
+		p += n;
+	}
+}
+
+/* Up to this long, a call is shown on its own line even when the test's name holds it. */
+#define CALL_SHOWN_TWICE_MAX 40
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), m = strlen(tail);
+	return n >= m && !strcmp(s + n - m, tail);
 }
 
 static void print_failure(FILE *out, const struct palette *c, const struct problem *p, const struct view_test *vt)
@@ -135,9 +169,13 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 	const struct test_result *t = vt->t;
 	struct strbuf sb = STRBUF_INIT;
 
-	fprintf(out, "  %sx%s %s: %s%s%s\n", c->bad, c->off, t->tc->name, c->bold, verdict_words(t->verdict), c->off);
 	test_case_format_call(&sb, p, t->tc);
-	fprintf(out, "      call:     %s\n", sb.buf);
+	/* an explicit test's name lacks its group: the group named as a generated test's name has it */
+	fprintf(out, "  %sx%s %s%s%s: %s%s%s\n", c->bad, c->off, strchr(t->tc->name, '/') ? "" : p->groups[t->tc->group].name,
+		strchr(t->tc->name, '/') ? "" : "/", t->tc->name, c->bold, verdict_words(t->verdict), c->off);
+	/* a long call (a row of thousands) is in the name already: printed once per test */
+	if (sb.len <= CALL_SHOWN_TWICE_MAX || !ends_with(t->tc->name, sb.buf))
+		fprintf(out, "      call:     %s\n", sb.buf);
 	if (t->has_expected) {
 		strbuf_reset(&sb);
 		problem_format_answer(&sb, p, t->tc->func, t->expected);
@@ -150,9 +188,9 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 	}
 	/* a wrong answer's message starts with the two values shown above; what follows is advice (diagnose.h) */
 	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual))
-		print_indented(out, "      why:      ", "                ", vt->message);
+		print_why(out, "      why:      ", "                ", vt->message);
 	else if (t->message && strchr(vt->message, '\n'))
-		print_indented(out, "      why:      ", "                ", strchr(vt->message, '\n') + 1);
+		print_why(out, "      why:      ", "                ", strchr(vt->message, '\n') + 1);
 	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
 		fprintf(out, "      used:     %u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)\n", t->time_ms,
 			t->limit_ms, t->peak_kb / 1024.0, p->groups[t->tc->group].limits.memory_mb);
@@ -216,7 +254,8 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 	fprintf(out, "  %s%s%s (%s%s%s%s): %s%s%s, ", c->bold, grp->name, c->off,
 		grp->visibility == VIS_HIDDEN ? "hidden, " : "",
 		grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing, " : "", points.buf,
-		grp->scoring == SCORE_ALL_OR_NOTHING ? " points" : " points per test",
+		grp->points == 1 ? (grp->scoring == SCORE_ALL_OR_NOTHING ? " point" : " point per test")
+		: grp->scoring == SCORE_ALL_OR_NOTHING ? " points" : " points per test",
 		vg->tally.passed == vg->tally.tests ? c->ok : c->bad, passed.buf, c->off);
 	print_score(out, c, vg->tally.score, vg->tally.max_score);
 	fputc('\n', out);
@@ -231,7 +270,8 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 		}
 		if (vt->t->verdict == V_SKIPPED)
 			continue;
-		if (shown < FAILURES_PER_GROUP && *shown_in_problem < FAILURES_PER_PROBLEM) {
+		/* -v: every failure (students were sent to --format json for the rest) */
+		if (o->verbose || (shown < FAILURES_PER_GROUP && *shown_in_problem < FAILURES_PER_PROBLEM)) {
 			print_failure(out, c, vp->problem, vt);
 			shown++;
 			(*shown_in_problem)++;
@@ -240,7 +280,7 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 		}
 	}
 	if (not_shown)
-		fprintf(out, "  %s... and %d more failing test%s in this group (--format json lists them all)%s\n",
+		fprintf(out, "  %s... and %d more failing test%s in this group (-v lists them all)%s\n",
 			c->dim, not_shown, not_shown == 1 ? "" : "s", c->off);
 	if (vg->tally.skipped)
 		fprintf(out, "  %d test%s not run: an earlier test of this all-or-nothing group failed\n",
@@ -259,6 +299,12 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 		fprintf(out, "(%s)  ", p->lang->display);
 	print_score(out, c, vp->score, vp->max_score);
 	fputc('\n', out);
+	if (vp->source_note) { /* it names files of the submission: untrusted bytes */
+		struct strbuf clean = STRBUF_INIT;
+		text_clean(&clean, vp->source_note, 0);
+		print_wrapped(out, "  ", "note:", clean.buf, 0);
+		strbuf_release(&clean);
+	}
 	if (vp->startup_output) {
 		fprintf(out, "  printed while starting (%s's top-level code): %llu byte%s\n", vp->source ? vp->source : p->source,
 			vp->startup_total, vp->startup_total == 1 ? "" : "s");

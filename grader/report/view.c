@@ -158,6 +158,7 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 
 	vp->problem = p;
 	vp->source = pr->source;
+	vp->source_note = pr->source_note;
 	vp->build_verdict = pr->build_verdict;
 	vp->build_message = pr->build_message;
 	vp->compile_ms = pr->compile_ms;

@@ -90,6 +90,7 @@ struct view_group {
 struct view_problem {
 	const struct problem *problem;
 	const char *source;        /* as in struct problem_result */
+	const char *source_note;   /* as in struct problem_result (names only files of the submission) */
 	enum verdict build_verdict;
 	const char *build_message;
 	unsigned compile_ms;

@@ -270,6 +270,28 @@ code=$?
 check "no directory given: grades student_template/ (exit 1, got $code)" sh -c \
 	'[ "$1" = 1 ] && grep -q "^Grading .*student_template" "$2"' sh "$code" "$TMP/default.txt"
 
+# ---- the progress line (issue 31): on a terminal at once, updated in place; nothing on a pipe; -q ----
+set -- $(python3 "$REPO/tests/integration/on-a-tty.py" "$TMP/tty.out" "$TMP/tty.err" \
+	"$GRADER" --cache "$CACHE" --only p1 "$FIXTURES/typical-mistakes")
+check "progress: on a terminal the first line comes within 1 s (after $2 s), exit 1 (got $1)" \
+	python3 -c 'import sys; sys.exit(not (0 <= float(sys.argv[1]) < 1 and sys.argv[2] == "1"))' "$2" "$1"
+check "progress: the line names the problem, tests done of all and the failures, redrawn in place" python3 -c '
+import re, sys
+d = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+lines = d.split("\r")
+sys.exit(not (any(re.search(r"p1 \(C\): \d+/\d+ tests done, \d+ failed", l) for l in lines) and
+              "\n" not in d and "\x1b" not in d and d.endswith("\r") and not d.split("\r")[-2].strip()))' "$TMP/tty.err"
+check "progress: the report on stdout is the same as without a terminal" sh -c '
+	"$1" --cache "$2" --only p1 "$3" >"$4" 2>/dev/null; cmp -s "$4" "$5"' sh "$GRADER" "$CACHE" \
+	"$FIXTURES/typical-mistakes" "$TMP/tty-pipe.out" "$TMP/tty.out"
+"$GRADER" --cache "$CACHE" --only p1 "$FIXTURES/typical-mistakes" 2>&1 >/dev/null | cat >"$TMP/pipe.err"
+check "progress: stderr to a pipe gets none of it (no carriage return, no escape)" sh -c '
+	! grep -q "$(printf "\r")" "$1" && ! grep -q "$(printf "\033")" "$1"' sh "$TMP/pipe.err"
+set -- $(python3 "$REPO/tests/integration/on-a-tty.py" "$TMP/tty-q.out" "$TMP/tty-q.err" \
+	"$GRADER" --cache "$CACHE" -q --only p1 "$FIXTURES/typical-mistakes")
+check "progress: -q on a terminal: nothing on stderr (first byte: $2), exit 1 (got $1)" \
+	sh -c '[ "$1" = 1 ] && [ ! -s "$2" ]' sh "$1" "$TMP/tty-q.err"
+
 # ---- the fixtures ----
 # selected NAME...: every one of these fixtures is graded in this run ($INTEGRATION_FIXTURES);
 # the checks after the loop that reuse a fixture's submission or report run only then
@@ -301,6 +323,13 @@ for fx in "$FIXTURES"/*/; do
 		>"$TMP/fx-$name.checks" 2>&1
 	tally "$TMP/fx-$name.checks"
 done
+
+# ---- a link error comes before the compile's warnings (issue 31) ----
+if selected link-error; then
+	check "link-error: the linker's 'undefined reference' line comes before the compile's warning" awk '
+		/undefined reference to/ && !u { u = NR } /warning:/ && !w { w = NR }
+		END { exit !(u && w && u < w) }' "$TMP/fx-link-error.txt"
+fi
 
 # ---- the smallest failing input: the same with -j 1, none with --no-shrink ----
 # (the student's and the instructor's gradings of each fixture agree: expect.py)

@@ -86,12 +86,16 @@ static void test_copy_marks(void **state)
 	expect_one(*state, "p1 copy.py", c_or_py, 2, "found 'p1 copy.py': rename it to 'p1.py'");
 	expect_one(*state, "P1_final.c", c_or_py, 2, "found 'P1_final.c': rename it to 'p1.c'");
 	expect_one(*state, "p1_v2.c", c_or_py, 2, "found 'p1_v2.c': rename it to 'p1.c'");
+	/* an accent typed by mistake (issue 31: p2\xc3\xa9.c), before or after the digit */
+	expect_one(*state, "p1\xc3\xa9.c", c_or_py, 2, "found 'p1\xc3\xa9.c': rename it to 'p1.c'");
+	expect_one(*state, "\xc3\xa9p1.py", c_or_py, 2, "found '\xc3\xa9p1.py': rename it to 'p1.py'");
 }
 
 static void test_not_lookalikes(void **state)
 {
 	expect_one(*state, "p10.c", c_or_py, 2, NULL);
 	expect_one(*state, "p1copy.c", c_or_py, 2, NULL);
+	expect_one(*state, "p1\xc3\xa9x.c", c_or_py, 2, NULL); /* more than an accent added */
 	expect_one(*state, "p1_helper.c", c_or_py, 2, NULL);
 	expect_one(*state, "notes.txt", c_or_py, 2, NULL);
 	expect_one(*state, ".p1.c.swp", c_or_py, 2, NULL);
