@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
-#include "reference.h"
-#include "cli.h"
-#include "pack.h"
-#include "interrupt.h"
-#include "sandbox.h"
+#include "pack/calibrate.h"
+#include "judge/reference.h"
+#include "cmd/cli.h"
+#include "pack/pack.h"
+#include "base/interrupt.h"
+#include "sandbox/sandbox.h"
 
 /*
  * Time the calibration workload of every language of the selected problems
