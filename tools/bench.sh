@@ -25,11 +25,15 @@
 #       an endless recursion in p3, an O(N^3) p4_dp; py-typical-mistakes the
 #       same in Python) beside the reference, graded as a student grades
 #       (default options: shrinking and growth on), C and Python, medians and
-#       their ratio.
+#       their ratio;
+#   (g) how many tests of the whole reference (C and Python, hidden tests
+#       too) were measured again near their CPU limit and the CPU that cost,
+#       against the tests' CPU and the grader's, idle and beside two busy
+#       loops per core (each in its own session, setsid); medians.
 # Each figure is the median wall time of several runs (hyperfine when installed,
 # else 3 runs; the reference answers are cached beforehand).  Uses bin/grader, the optimised build.
 # $GRADER overrides the grader, $BENCH_RUNS the number of runs, BENCH_ONLY=c,
-# BENCH_ONLY=python, BENCH_ONLY=mutate or BENCH_ONLY=mistakes runs only that part.
+# BENCH_ONLY=python, BENCH_ONLY=mutate, BENCH_ONLY=mistakes or BENCH_ONLY=remeasure runs only that part.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
@@ -42,7 +46,8 @@ if [ ! -x "$GRADER" ]; then
 	exit 2
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-bench.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
+busy="" # (f)'s busy loops: each the leader of its own session
+trap 'for p in $busy; do kill -- "-$p" 2>/dev/null; done; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 CACHE="$TMP/cache"
 HYPERFINE=$(command -v hyperfine || true)
@@ -256,6 +261,72 @@ if [ "${BENCH_ONLY:-}" = mistakes ]; then
 	exit 0
 fi
 
+# (g) verdicts at the edge measured again (remeasure.h): the whole reference,
+# C and Python, graded as an instructor would (--show-hidden), idle and under
+# load; per run the JSON's tests measured again and the CPU their extra runs
+# took ("remeasured_cpu_ms"), against the CPU of the tests' counted runs and
+# of the whole grader (its process tree, from wait4); medians of BENCH_RUNS runs
+remeasure_runs() { # remeasure_runs LABEL: BENCH_RUNS gradings of reference/ and reference/python/
+	i=0
+	while [ "$i" -lt "$BENCH_RUNS" ]; do
+		for dir in reference reference/python; do
+			python3 - "$GRADER" "$CACHE" "$dir" "$TMP/rm.json" <<'PY'
+import json, os, resource, subprocess, sys
+grader, cache, d, out = sys.argv[1:5]
+with open(os.devnull, "w") as null:
+    p = subprocess.Popen([grader, "--cache", cache, "-j", "2", "--show-hidden", "--no-growth",
+                          "--format", "json:" + out, d], stdout=null, stderr=null)
+    _, status, ru = os.wait4(p.pid, 0)
+j = json.load(open(out))
+tests = [t for p in j["problems"] for t in p["tests"]]
+print(d, os.waitstatus_to_exitcode(status), j["summary"]["remeasured"], j["summary"]["remeasured_cpu_ms"],
+      sum(t["time_ms"] or 0 for t in tests), len(tests), round((ru.ru_utime + ru.ru_stime) * 1000))
+PY
+		done
+		i=$((i + 1))
+	done
+}
+remeasure_report() { # remeasure_report LABEL < lines from remeasure_runs
+	awk -v label="$1" '
+	function median(a, n,   i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ k = $1; n[k]++; rc[k] = rc[k] " " $2; cnt[k, n[k]] = $3; ex[k, n[k]] = $4; tc[k, n[k]] = $5; tests[k] = $6; all[k, n[k]] = $7
+	  pt[k, n[k]] = $5 ? 100 * $4 / $5 : 0; pa[k, n[k]] = $7 ? 100 * $4 / $7 : 0 }
+	END {
+		for (k in n) {
+			for (i = 1; i <= n[k]; i++) { a1[i] = cnt[k, i]; a2[i] = ex[k, i]; a3[i] = tc[k, i]; a4[i] = all[k, i]; a5[i] = pt[k, i]; a6[i] = pa[k, i] }
+			printf "  %s, %s: %s of %d tests measured again, +%s ms CPU = %.2f%% of the tests'"'"' %s ms, %.2f%% of the grader'"'"'s %s ms (medians of %d; exit codes%s)\n",
+				label, k, median(a1, n[k]), tests[k], median(a2, n[k]), median(a5, n[k]), median(a3, n[k]),
+				median(a6, n[k]), median(a4, n[k]), n[k], rc[k]
+		}
+	}'
+}
+remeasure_bench() {
+	echo
+	echo "(f) tests measured again near their CPU limit, the whole reference at -j 2 (--show-hidden --no-growth)"
+	"$GRADER" --cache "$CACHE" -j 2 reference/python >/dev/null 2>&1 # the Python reference's answers, cached
+	remeasure_runs | remeasure_report "idle (load $(cut -d' ' -f1 /proc/loadavg))"
+	# two busy loops per core, each in a session of its own (setsid), ended by their session's id
+	busy=""
+	for k in $(seq $(($(nproc) * 2))); do
+		setsid sh -c 'while :; do :; done' &
+		busy="$busy $!"
+	done
+	sleep 1
+	remeasure_runs | remeasure_report "$(($(nproc) * 2)) busy loops"
+	for pid in $busy; do
+		kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null
+	done
+	busy=""
+	wait
+}
+if [ "${BENCH_ONLY:-}" = remeasure ]; then
+	remeasure_bench
+	exit 0
+fi
+
 modes="on off"
 [ "${BENCH_ONLY:-}" = python ] && modes=""
 for mode in $modes; do
@@ -314,6 +385,7 @@ ratios "$py_j1" "$py_j2" "$(py_loop)" "$floor" "$floor" "$harness" "sequential"
 [ "${BENCH_ONLY:-}" = python ] && exit 0
 mutate_bench
 mistakes_bench
+remeasure_bench
 
 [ "${BENCH_BATCH:-1}" = 0 ] && exit 0
 echo

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pack/calibrate.h"
 #include "judge/reference.h"
 #include "cmd/cli.h"
 #include "cmd/progress.h"
@@ -28,9 +29,11 @@ static int cmd_grade(struct cli *cli)
 	struct engine e;
 	struct grade_result r;
 	struct strbuf err = STRBUF_INIT;
+	struct calibration calib[8];
+	struct calibrate_options calib_opts = { cli->cache, NULL, 0 };
 	char *submission, *template = NULL;
 	bool have_engine = false, have_result = false;
-	int ret = GRADER_EXIT_INTERNAL;
+	int ret = GRADER_EXIT_INTERNAL, ncalib = 0;
 
 	if (cli->nargs > 1) {
 		error("grade takes one submission directory");
@@ -57,6 +60,8 @@ static int cmd_grade(struct cli *cli)
 	have_engine = true; /* engine_release undoes a partial engine_init too */
 	if (cli->shrink < 0)
 		cli->shrink = 1; /* a student grading their own work: the smallest failing input helps most */
+	/* a student pack's limits, scaled to this machine's speed (calibrate.h); nothing for other problems */
+	calibrate_apply(&set, submission, &calib_opts, calib, 8, &ncalib, stderr);
 	cli->progress = progress_new(stderr, !cli->quiet); /* on a terminal only */
 	template = cli_default_dir("student_template");
 	ret = cli_start_engine(cli, &set, &e);
@@ -73,6 +78,7 @@ static int cmd_grade(struct cli *cli)
 	have_result = true;
 	progress_free(cli->progress); /* the line erased before the report */
 	cli->progress = NULL;
+	r.calibration = calibrate_note(calib, ncalib);
 	if (cli_write_reports(cli, &r) < 0)
 		ret = GRADER_EXIT_INTERNAL;
 	else if (r.internal_error)

@@ -7,11 +7,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pack/calibrate.h"
 #include "judge/reference.h"
 #include "cmd/cli.h"
 #include "pack/pack.h"
 #include "base/interrupt.h"
 #include "sandbox/sandbox.h"
+
+/*
+ * Time the calibration workload of every language of the selected problems
+ * on this machine, beside the reference (calibrate.h): c[0..*n).  0, or -1
+ * (said) when one could not be: a pack without it would grade a slow laptop
+ * with this machine's limits.
+ */
+static int measure_languages(const struct cli *cli, const struct engine *e, struct calibration *c, int max, int *n)
+{
+	struct calibrate_options o = { cli->cache, NULL, 0 };
+	*n = 0;
+	for (int i = 0; i < e->nproblems; i++) {
+		const struct language *lang = e->problems[i]->lang;
+		struct strbuf err = STRBUF_INIT;
+		int k = 0;
+		while (k < *n && c[k].lang != lang)
+			k++;
+		if (k < *n || *n >= max)
+			continue;
+		memset(&c[k], 0, sizeof(c[k]));
+		c[k].lang = lang;
+		if (calibrate_measure(&o, lang, CALIBRATE_PACK_RUNS, &c[k].there_ms, &err) < 0) {
+			error("pack: cannot calibrate: %s", err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+		strbuf_release(&err);
+		printf("pack: the %s calibration workload took %u ms of CPU here (least of %d runs)\n", lang->display,
+		       c[k].there_ms, CALIBRATE_PACK_RUNS);
+		(*n)++;
+	}
+	return 0;
+}
 
 /* Is dir the problems directory itself?  (Writing there would replace the originals.) */
 static bool same_dir(const char *a, const char *b)
@@ -25,6 +59,8 @@ int cmd_pack(struct cli *cli)
 	struct problem_set set = PROBLEM_SET_INIT;
 	struct engine e;
 	struct strbuf err = STRBUF_INIT;
+	struct calibration calib[8];
+	struct pack_calibration cal = { calib, 0 };
 	bool have_engine = false;
 	const char *dir;
 	int ret = GRADER_EXIT_INTERNAL, written = 0;
@@ -52,8 +88,11 @@ int cmd_pack(struct cli *cli)
 	if (ret)
 		goto cleanup;
 	ret = GRADER_EXIT_INTERNAL;
+	/* after the reference's times, on the same machine: what the limits were measured beside */
+	if (measure_languages(cli, &e, calib, 8, &cal.n) < 0)
+		goto cleanup;
 	for (int i = 0; i < e.nids; i++) {
-		int rc = pack_problem(&e, i, dir, &err);
+		int rc = pack_problem(&e, i, dir, &cal, &err);
 		if (rc < 0) {
 			error("pack: %s", err.buf);
 			goto cleanup;

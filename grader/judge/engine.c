@@ -957,6 +957,7 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	collect_tests(e, sel, &plan, out, VIS_HIDDEN);
 	out->internal_error = any_judge_error(out);
 	out->remeasured = count_remeasured(out);
+	out->remeasured_cpu_ms = remeasure_extra_ms(plan.rm);
 	grade_result_score(out);
 	if (compare) {
 		diagnose_result(out, VIS_HIDDEN);

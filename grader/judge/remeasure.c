@@ -19,6 +19,7 @@ struct remeasure {
 	int *queue;              /* tasks to run again, queue[head..tail) */
 	int head, tail;
 	int count;               /* tests that ran more than once */
+	unsigned long long extra_ms; /* CPU of the runs that did not count (make bench's figure) */
 };
 
 struct remeasure *remeasure_new(int ntasks)
@@ -95,9 +96,11 @@ bool remeasure_finished(struct remeasure *rm, int i, struct run_task *t, struct 
 	/* the better of this run and the one kept aside goes into t and j */
 	if (k->have) {
 		if (better(t, j, &k->facts, &k->judged)) {
+			rm->extra_ms += k->judged.cpu_ms;
 			drop_facts(&k->facts, &t->facts);
 			judgement_release(&k->judged);
 		} else {
+			rm->extra_ms += j->cpu_ms;
 			drop_facts(&t->facts, &k->facts);
 			judgement_release(j);
 			t->facts = k->facts;
@@ -129,6 +132,11 @@ int remeasure_next(struct remeasure *rm)
 int remeasure_count(const struct remeasure *rm)
 {
 	return rm ? rm->count : 0;
+}
+
+unsigned long long remeasure_extra_ms(const struct remeasure *rm)
+{
+	return rm ? rm->extra_ms : 0;
 }
 
 int remeasure_runs(const struct remeasure *rm, int i)

@@ -52,6 +52,9 @@ int remeasure_next(struct remeasure *rm);
 /* How many tests ran more than once (so far). */
 int remeasure_count(const struct remeasure *rm);
 
+/* The CPU time (ms) of the runs that did not count: what measuring again cost (so far). */
+unsigned long long remeasure_extra_ms(const struct remeasure *rm);
+
 /* How many times task i ran (0: not yet). */
 int remeasure_runs(const struct remeasure *rm, int i);
 

@@ -132,5 +132,6 @@ void grade_result_release(struct grade_result *r)
 	free(r->problems);
 	free(r->submission);
 	free(r->isolation);
+	free(r->calibration);
 	memset(r, 0, sizeof(*r));
 }

@@ -109,6 +109,9 @@ struct grade_result {
 	char *isolation;           /* sandbox_describe() at grading time */
 	bool internal_error;       /* some test could not be judged */
 	int remeasured;            /* tests run more than once because they ended near their CPU limit (remeasure.h) */
+	unsigned long long remeasured_cpu_ms; /* the CPU time of their runs that did not count */
+	char *calibration;         /* a student pack's limits scaled to this machine's speed: what was found, a
+				    * sentence (calibrate_note), or NULL */
 };
 
 void grade_result_release(struct grade_result *r);

@@ -15,7 +15,11 @@
  *     limit the grader applies here (engine_cpu_limit) x PACK_CPU_MARGIN,
  *     because students' machines and CI runners are often slower than the
  *     machine that timed the reference.  Absolute limits are kept as they
- *     are; memory and output limits too.
+ *     are; memory and output limits too;
+ *   - every CPU limit carries calibration_ms, the CPU time the calibration
+ *     workload of its language took on this machine when the pack was made
+ *     (calibrate.h): the student's grader times the same workload and
+ *     scales the limits by how much slower or faster it ran there.
  *
  * Such a file needs no reference (reference_needed() is false), so
  * the engine never looks for reference/.  Each file is read back with
@@ -31,6 +35,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "pack/calibrate.h"
 #include "judge/reference.h"
 #include "pack/pack.h"
 #include "run/runner.h"
@@ -175,15 +180,29 @@ static int case_answer(const struct engine *e, int pi, int k, long long *out, st
 	return -1;
 }
 
-/* The group's limits, absolute: {cpu_ms, wall_ms, memory_mb, output_kb}. */
-static void emit_limits(struct emitter *x, const struct engine *e, int pi, int g)
+/* The calibration workload's time for lang when the pack is made, 0 when not measured. */
+static unsigned calibration_of(const struct pack_calibration *cal, const struct language *lang)
+{
+	for (int i = 0; cal && i < cal->n; i++)
+		if (cal->c[i].lang == lang)
+			return cal->c[i].there_ms;
+	return 0;
+}
+
+/* The group's limits, absolute: {cpu_ms, calibration_ms, wall_ms, memory_mb, output_kb}. */
+static void emit_limits(struct emitter *x, const struct engine *e, int pi, int g, const struct pack_calibration *cal)
 {
 	const struct group *grp = &e->problems[pi]->groups[g];
 	unsigned cpu_ms = packed_cpu_ms(e, pi, g), wall_ms = packed_wall_ms(grp, cpu_ms);
+	unsigned calib_ms = calibration_of(cal, e->problems[pi]->lang);
 
 	mapping_start(x, true);
 	key(x, "cpu_ms");
 	scalarf(x, "%u", cpu_ms);
+	if (calib_ms) {
+		key(x, "calibration_ms");
+		scalarf(x, "%u", calib_ms);
+	}
 	if (wall_ms) {
 		key(x, "wall_ms");
 		scalarf(x, "%u", wall_ms);
@@ -225,7 +244,8 @@ static void emit_cases(struct emitter *x, const struct engine *e, int pi, int g,
 	sequence_end(x);
 }
 
-static void emit_group(struct emitter *x, const struct engine *e, int pi, int g, const long long *answers)
+static void emit_group(struct emitter *x, const struct engine *e, int pi, int g, const long long *answers,
+		       const struct pack_calibration *cal)
 {
 	const struct group *grp = &e->problems[pi]->groups[g];
 
@@ -243,14 +263,15 @@ static void emit_group(struct emitter *x, const struct engine *e, int pi, int g,
 		scalar(x, grp->hint, false);
 	}
 	key(x, "limits");
-	emit_limits(x, e, pi, g);
+	emit_limits(x, e, pi, g, cal);
 	key(x, "cases");
 	emit_cases(x, e, pi, g, answers);
 	mapping_end(x);
 }
 
 /* languages.<lang> of a further variant: its source, its calls, and every public group's own hint, cases and limits. */
-static void emit_language(struct emitter *x, const struct engine *e, int pi, const long long *answers)
+static void emit_language(struct emitter *x, const struct engine *e, int pi, const long long *answers,
+			  const struct pack_calibration *cal)
 {
 	const struct problem *p = e->problems[pi];
 
@@ -276,7 +297,7 @@ static void emit_language(struct emitter *x, const struct engine *e, int pi, con
 			scalar(x, p->groups[g].hint, false);
 		}
 		key(x, "limits");
-		emit_limits(x, e, pi, g);
+		emit_limits(x, e, pi, g, cal);
 		key(x, "cases");
 		emit_cases(x, e, pi, g, answers);
 		mapping_end(x);
@@ -298,7 +319,8 @@ static void emit_functions(struct emitter *x, const struct problem *p)
 }
 
 /* The problem's variants e->problems[first .. first + n), with their answers. */
-static void emit_problem(struct emitter *x, const struct engine *e, int first, int n, long long *const *answers)
+static void emit_problem(struct emitter *x, const struct engine *e, int first, int n, long long *const *answers,
+			 const struct pack_calibration *cal)
 {
 	const struct problem *p = e->problems[first];
 	yaml_event_t ev;
@@ -320,7 +342,7 @@ static void emit_problem(struct emitter *x, const struct engine *e, int first, i
 	sequence_start(x, false);
 	for (int g = 0; g < p->ngroups; g++)
 		if (p->groups[g].visibility == VIS_PUBLIC)
-			emit_group(x, e, first, g, answers[0]);
+			emit_group(x, e, first, g, answers[0], cal);
 	sequence_end(x);
 	if (n > 1) {
 		key(x, "languages");
@@ -329,7 +351,7 @@ static void emit_problem(struct emitter *x, const struct engine *e, int first, i
 		scalar(x, "", true);
 		for (int v = 1; v < n; v++) {
 			key(x, e->problems[first + v]->lang->name);
-			emit_language(x, e, first + v, answers[v]);
+			emit_language(x, e, first + v, answers[v], cal);
 		}
 		mapping_end(x);
 	}
@@ -342,7 +364,7 @@ static void emit_problem(struct emitter *x, const struct engine *e, int first, i
 
 /* Does the written file q say what p's public part and the answers say?  0, or -1 with err. */
 static int verify(const struct engine *e, int pi, const struct problem *q, const long long *answers,
-		  struct strbuf *err)
+		  const struct pack_calibration *cal, struct strbuf *err)
 {
 	const struct problem *p = e->problems[pi];
 	int qg = 0, qk = 0;
@@ -373,6 +395,7 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 		if (strcmp(a->name, b->name) || b->visibility != VIS_PUBLIC || a->scoring != b->scoring ||
 		    a->points != b->points || a->ncases != b->ncases || !a->hint != !b->hint ||
 		    (a->hint && strcmp(a->hint, b->hint)) || b->limits.cpu_ms != packed_cpu_ms(e, pi, g) ||
+		    b->limits.calibration_ms != calibration_of(cal, p->lang) ||
 		    a->limits.memory_mb != b->limits.memory_mb || a->limits.output_kb != b->limits.output_kb) {
 			strbuf_addf(err, "%s: group '%s' does not read back as written", q->path, a->name);
 			return -1;
@@ -418,7 +441,7 @@ static long long *public_answers(const struct engine *e, int pi, int *publics, i
 
 /* Emit the file to tmp.  0, or -1 with err. */
 static int write_yaml(const char *tmp, const struct engine *e, int first, int n, long long *const *answers,
-		      struct strbuf *err)
+		      const struct pack_calibration *cal, struct strbuf *err)
 {
 	const struct problem *p = e->problems[first];
 	struct emitter x;
@@ -432,7 +455,9 @@ static int write_yaml(const char *tmp, const struct engine *e, int first, int n,
 	}
 	fprintf(f, "# %s.yaml - the student pack's copy of %s, made by `grader pack` (grader %s).\n"
 		   "# Public groups only; every answer written out as `expected:`; CPU limits\n"
-		   "# absolute (%d x the limit the reference's times give, for slower machines).\n"
+		   "# absolute (%d x the limit the reference's times give, for slower machines),\n"
+		   "# scaled on each machine by how fast it runs the calibration workload\n"
+		   "# (calibration_ms: its CPU time where the pack was made).\n"
 		   "# Generated: change the original and make the pack again rather than edit this.\n",
 		p->id, p->path, GRADER_VERSION, PACK_CPU_MARGIN);
 	if (!yaml_emitter_initialize(&x.em)) {
@@ -443,7 +468,7 @@ static int write_yaml(const char *tmp, const struct engine *e, int first, int n,
 	yaml_emitter_set_output_file(&x.em, f);
 	yaml_emitter_set_unicode(&x.em, 1);
 	yaml_emitter_set_width(&x.em, 100);
-	emit_problem(&x, e, first, n, answers);
+	emit_problem(&x, e, first, n, answers, cal);
 	if (x.failed || !yaml_emitter_flush(&x.em))
 		strbuf_addf(err, "cannot write '%s': %s", tmp, x.em.problem ? x.em.problem : "YAML emitter error");
 	else
@@ -458,7 +483,7 @@ static int write_yaml(const char *tmp, const struct engine *e, int first, int n,
 
 /* Load tmp back and compare every variant with what was meant.  0, or -1 with err. */
 static int verify_file(const char *tmp, const struct engine *e, int first, int n, long long *const *answers,
-		       struct strbuf *err)
+		       const struct pack_calibration *cal, struct strbuf *err)
 {
 	struct strbuf load_err = STRBUF_INIT;
 	struct problem q;
@@ -474,7 +499,7 @@ static int verify_file(const char *tmp, const struct engine *e, int first, int n
 		goto cleanup;
 	}
 	for (int v = 0; v < n; v++)
-		if (verify(e, first + v, problem_variant(&q, v), answers[v], err) < 0)
+		if (verify(e, first + v, problem_variant(&q, v), answers[v], cal, err) < 0)
 			goto cleanup;
 	ret = 0;
 cleanup:
@@ -484,7 +509,8 @@ cleanup:
 }
 
 /* Write dir/<id>.yaml for the selected problem k, every language of it.  1 when written, 0 when it has no public group, -1 on error. */
-int pack_problem(const struct engine *e, int k, const char *dir, struct strbuf *err)
+int pack_problem(const struct engine *e, int k, const char *dir, const struct pack_calibration *cal,
+		 struct strbuf *err)
 {
 	int first = e->first_variant[k], n = e->first_variant[k + 1] - first;
 	const struct problem *p = e->problems[first];
@@ -507,7 +533,8 @@ int pack_problem(const struct engine *e, int k, const char *dir, struct strbuf *
 		ret = 0;
 		goto cleanup;
 	}
-	if (write_yaml(tmp, e, first, n, answers, err) < 0 || verify_file(tmp, e, first, n, answers, err) < 0)
+	if (write_yaml(tmp, e, first, n, answers, cal, err) < 0 ||
+	    verify_file(tmp, e, first, n, answers, cal, err) < 0)
 		goto cleanup;
 	if (rename(tmp, path) < 0) {
 		strbuf_addf(err, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));

@@ -7,15 +7,25 @@
 #define GRADER_PACK_H
 
 #include "judge/engine.h"
+#include "pack/calibrate.h"
+
+/* The calibration workload's time per language where the pack is made (calibrate.h: there_ms). */
+struct pack_calibration {
+	const struct calibration *c;
+	int n;
+};
 
 /*
  * Write DIR/<id>.yaml for the engine's selected problem k (every language of it): public groups only, every
  * case explicit with its expected answer (the file's or the reference's),
- * absolute CPU limits.  e must have its reference answers loaded.  The file
+ * absolute CPU limits, each with its language's calibration_ms from cal
+ * (none for a language cal lacks; cal may be NULL).  e must have its
+ * reference answers loaded.  The file
  * is read back and compared before it is put in place.  Returns 1 when a
  * file was written, 0 when the problem has no public group, -1 with a
  * message in err.
  */
-int pack_problem(const struct engine *e, int k, const char *dir, struct strbuf *err);
+int pack_problem(const struct engine *e, int k, const char *dir, const struct pack_calibration *cal,
+		 struct strbuf *err);
 
 #endif

@@ -211,8 +211,8 @@ static int require(struct loader *ld, yaml_node_t *map, yaml_node_t *val, const 
 static int load_limits(struct loader *ld, yaml_node_t *n, struct limits *lim, const char *what)
 {
 	static const char *const keys[] = { "cpu_ms", "cpu_factor", "cpu_floor_ms", "wall_ms",
-					    "memory_mb", "output_kb", "startup_ms", NULL };
-	yaml_node_t *v[8];
+					    "memory_mb", "output_kb", "startup_ms", "calibration_ms", NULL };
+	yaml_node_t *v[9];
 	if (read_mapping(ld, n, what, keys, v) < 0)
 		return -1;
 	if (v[6] && !strcmp(what, "group limits"))
@@ -224,6 +224,11 @@ static int load_limits(struct loader *ld, yaml_node_t *n, struct limits *lim, co
 		return fail(ld, v[1], "give either cpu_ms (absolute) or cpu_factor (relative to the reference), not both");
 	if (v[0] && v[2])
 		return fail(ld, v[2], "cpu_floor_ms only applies with cpu_factor (relative limits), not with cpu_ms");
+	/* a student pack's limits: cpu_ms as measured beside the calibration workload (calibrate.h) */
+	if (v[7] && !v[0])
+		return fail(ld, v[7], "calibration_ms only applies with cpu_ms (the limit it was measured beside)");
+	if (v[7] && get_unsigned(ld, v[7], "calibration_ms", 1, 600000, &lim->calibration_ms) < 0)
+		return -1;
 	if ((v[0] && get_unsigned(ld, v[0], "cpu_ms", 1, 600000, &lim->cpu_ms) < 0) ||
 	    (v[2] && get_unsigned(ld, v[2], "cpu_floor_ms", 1, 600000, &lim->cpu_floor_ms) < 0) ||
 	    (v[3] && get_unsigned(ld, v[3], "wall_ms", 1, 3600000, &lim->wall_ms) < 0) ||
@@ -240,6 +245,8 @@ static int load_limits(struct loader *ld, yaml_node_t *n, struct limits *lim, co
 	if (v[0]) {
 		lim->cpu_factor = 0;
 		lim->cpu_floor_ms = 0;
+		if (!v[7])
+			lim->calibration_ms = 0;
 	}
 	return 0;
 }
@@ -250,6 +257,7 @@ static void inherit_limits(struct limits *dst, const struct limits *src)
 	if (!dst->cpu_ms && !dst->cpu_factor) {
 		dst->cpu_ms = src->cpu_ms;
 		dst->cpu_factor = src->cpu_factor;
+		dst->calibration_ms = src->calibration_ms;
 	}
 	if (dst->cpu_factor && !dst->cpu_floor_ms)
 		dst->cpu_floor_ms = src->cpu_floor_ms;
@@ -1395,6 +1403,7 @@ struct problem *problem_variant(struct problem *p, int k)
 static bool same_limits(const struct limits *a, const struct limits *b)
 {
 	return a->cpu_ms == b->cpu_ms && a->cpu_factor == b->cpu_factor && a->cpu_floor_ms == b->cpu_floor_ms &&
+	       a->calibration_ms == b->calibration_ms &&
 	       a->wall_ms == b->wall_ms && a->memory_mb == b->memory_mb && a->output_kb == b->output_kb;
 }
 

@@ -32,6 +32,8 @@ struct limits {
 	unsigned memory_mb;
 	unsigned output_kb;     /* total stdout+stderr before output-limit */
 	unsigned startup_ms;    /* problem-level only: CPU a runner may use before the tests (constructors, import) */
+	unsigned calibration_ms;/* with cpu_ms: the calibration workload's CPU time on the machine cpu_ms was
+				 * measured on (a student pack, calibrate.h); 0: cpu_ms is absolute everywhere */
 };
 
 #define DEFAULT_CPU_MS 1000u

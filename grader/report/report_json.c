@@ -11,7 +11,10 @@
  * captured output (as the view cut it); per test "runs" (more than 1: it
  * ended near its CPU limit and was measured again, judged on its run with
  * the least CPU, remeasure.h) and in "summary" "remeasured", how many of
- * the listed tests were.
+ * the listed tests were (the instructor's view also has
+ * "remeasured_cpu_ms", the CPU their extra runs took, hidden tests' too);
+ * "calibration": a student pack's note on this machine's speed
+ * (calibrate.h), or null.
  *
  * "tests" lists the tests of the view (view.h): in the student's view
  * only the public groups' tests; a hidden group is its entry in "groups"
@@ -286,8 +289,12 @@ int report_json(FILE *out, const struct view *v, const struct report_options *o)
 	json_object_set_new(root, "summary", json_pack("{s:i, s:i, s:i, s:i, s:i}", "tests", v->tally.tests, "passed",
 							v->tally.passed, "failed", v->tally.failed, "skipped",
 							v->tally.skipped, "remeasured", v->tally.remeasured));
+	if (v->instructor) /* what measuring again cost, hidden tests' runs included: not for students */
+		json_object_set_new(json_object_get(root, "summary"), "remeasured_cpu_ms",
+				    json_integer((json_int_t)v->remeasured_cpu_ms));
 	json_object_set_new(root, "execution_time", v->elapsed_s >= 0 ? json_real(v->elapsed_s) : json_null());
 	json_object_set_new(root, "isolation", json_string(v->isolation ? v->isolation : ""));
+	json_object_set_new(root, "calibration", v->calibration ? json_string(v->calibration) : json_null());
 	json_object_set_new(root, "internal_error", json_boolean(v->internal_error));
 	json_object_set_new(root, "show_hidden", json_boolean(v->instructor));
 	if (o->compact)

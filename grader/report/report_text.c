@@ -393,6 +393,8 @@ int report_text(FILE *out, const struct view *v, const struct report_options *o)
 	for (int i = 0; i < v->nproblems; i++)
 		print_problem(out, c, &v->problems[i], o);
 	print_summary(out, c, v);
+	if (v->calibration)
+		fprintf(out, "%s\n", v->calibration);
 	if (v->internal_error)
 		fprintf(out, "%sSome tests could not be judged because of a problem in the grader, not in your "
 			"code: their verdict is judge-error.%s\n", c->bad, c->off);

@@ -204,6 +204,8 @@ void view_build(struct view *v, const struct grade_result *r, bool instructor)
 	v->instructor = instructor;
 	v->submission = r->submission;
 	v->isolation = r->isolation;
+	v->calibration = r->calibration;
+	v->remeasured_cpu_ms = instructor ? r->remeasured_cpu_ms : 0;
 	v->score = r->score;
 	v->max_score = r->max_score;
 	v->elapsed_s = r->elapsed_s; /* withheld below when a hidden group is not listed */

@@ -115,6 +115,8 @@ struct view {
 	bool instructor;           /* every test listed (--show-hidden, batch) */
 	const char *submission;    /* the graded directory (untrusted bytes: clean before showing) */
 	const char *isolation;     /* sandbox_describe() at grading time, or NULL */
+	const char *calibration;   /* grade_result.calibration: this machine's speed against the pack's, or NULL */
+	unsigned long long remeasured_cpu_ms; /* instructor only (it counts hidden tests' runs): else 0 */
 	double score, max_score;
 	double elapsed_s;          /* the whole run's wall-clock time; -1: withheld (hidden tests ran) */
 	bool internal_error;       /* some test could not be judged */

@@ -17,7 +17,8 @@ cd "$(dirname "$0")/../.."
 : "${GRADER:=$PWD/build/asan/grader}"
 top=$PWD
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pack-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+cg=
+trap 'rm -rf "$tmp"; [ -z "$cg" ] || rmdir "$cg" 2>/dev/null' EXIT
 trap 'exit 130' INT TERM HUP
 passed=0
 failed=0
@@ -175,6 +176,94 @@ if ! grep -q 'cpu_factor' "$root"/problems/*.yaml && [ "$(grep -c 'cpu_ms:' "$ro
 	ok "every group of the pack has an absolute CPU limit"
 else
 	fail "relative CPU limits in the pack"
+fi
+
+# ---- the limits follow the machine's speed (issue 30, part 5; calibrate.h) ----
+# Every CPU limit carries the calibration workload's CPU time where the pack
+# was made; grading times the workload again and scales the limits by
+# here / there.  The checker takes the packed cpu_ms (the YAML), the two
+# times (the report's note) and the limits that applied (the JSON report),
+# and asserts limit = ceil(packed x here / there) up to the note's rounding.
+if [ "$(grep -c 'limits: {cpu_ms: [0-9]*, calibration_ms: [0-9]*,' "$root"/problems/*.yaml | grep -c ':0$')" -eq 0 ] &&
+	[ "$(grep -c 'limits:' "$root"/problems/*.yaml | tr '\n' ' ')" = "$(grep -c 'calibration_ms: [0-9]' "$root"/problems/*.yaml | tr '\n' ' ')" ]; then
+	ok "every packed CPU limit carries calibration_ms"
+else
+	grep -h 'limits:' "$root"/problems/*.yaml | sort | uniq -c >"$tmp/last.err"
+	fail "packed limits without calibration_ms"
+fi
+# calibrated KIND MIN MAX: grade p4 (the reference's p4.c) in the pack with
+# the environment already set; the C factor must lie in [MIN, MAX], the note
+# say KIND (slower, trusts: clamped; "": any), the limits scale.  The same
+# machine gives x1 give or take the noise of a loaded machine's CPU time
+# ($cgroup_procs: the cgroup.procs file to run the grader in, or empty)
+cgroup_procs=
+calibrated() {
+	(cd "$root" && sh -c 'if [ -n "$0" ]; then echo $$ >"$0" || exit 99; fi; exec "$@"' "$cgroup_procs" \
+		"$GRADER" --no-cache --only p4 --format text --format json:"$tmp/cal.json" "$tmp/solution") \
+		>"$tmp/cal.txt" 2>"$tmp/last.err"
+	python3 - "$root/problems/p4.yaml" "$tmp/cal.json" "$tmp/cal.txt" "$1" "$2" "$3" >>"$tmp/last.err" 2>&1 <<'EOF'
+import json, math, re, sys
+yaml_text, rep, txt, kind, lo, hi = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), open(sys.argv[3]).read(), sys.argv[4], float(sys.argv[5]), float(sys.argv[6])
+c_part = yaml_text.split("\nlanguages:")[0]                 # the C variant's groups come first
+packed = [int(x) for x in re.findall(r"^  limits: \{cpu_ms: (\d+), calibration_ms: \d+,", c_part, re.M)]
+note = rep["calibration"]
+assert note and note in txt, f"the note is not in both reports: {note!r}"
+m = re.search(r"for C \(calibration workload: (\d+) ms of CPU here, (\d+) ms there\)|the C calibration workload about as fast .*\((\d+) ms of CPU here, (\d+) ms there\)", note)
+assert m, f"no C timing in the note: {note!r}"
+here, there = (int(m.group(1)), int(m.group(2))) if m.group(1) else (int(m.group(3)), int(m.group(4)))
+factor = here / there
+assert lo <= factor <= hi, f"factor {factor:.2f} not in [{lo}, {hi}] ({note})"
+assert kind in note, f"the note does not say {kind!r}: {note!r}"
+applied = min(max(factor, 1 / 3), 5)
+m = re.search(r"scaled by x(\d+\.\d+)", note)
+assert m and abs(float(m.group(1)) - applied) < 0.006, f"scaled by {m and m.group(1)}, expected {applied:.2f}"
+limits = [g["limits"]["cpu_ms"] for g in rep["problems"][0]["groups"]]
+assert len(limits) == len(packed) and packed, (limits, packed)
+for p, l in zip(packed, limits):
+    assert abs(l - math.ceil(p * applied)) <= 1, f"limit {l} ms, packed {p} ms x {applied:.3f} = {p * applied:.0f}"
+assert all(t["verdict"] == "correct" for t in rep["problems"][0]["tests"]), "the reference failed in the pack"
+print(f"x{factor:.2f} ({here} ms here, {there} ms there): limits {packed[0]} -> {limits[0]} ms")
+EOF
+}
+if calibrated "" 0.5 2; then
+	ok "the same machine: the C limits scaled by here / there, within [0.5, 2] ($(tail -1 "$tmp/last.err"))"
+else
+	fail "calibration on the machine the pack was made on"
+fi
+# a slower machine: the workload really does 3 times its work (a test-only
+# hook, calibrate.h), so its CPU time is 3 times as much, as on a CPU 3
+# times slower; a cgroup CPU quota cannot stand for it (it delays, it does
+# not add CPU time: the check after this one)
+export GRADER_TEST_CALIBRATION_WORK=3
+if calibrated "slower" 1.7 5; then
+	ok "a machine 3x slower: the note says so and the C limits are 3x ($(tail -1 "$tmp/last.err"))"
+else
+	fail "calibration on a slower machine"
+fi
+GRADER_TEST_CALIBRATION_WORK=10
+if calibrated "more than the grader trusts" 5.01 20; then
+	ok "a machine 10x slower: past the bound, the limits 5x only and the note says so ($(tail -1 "$tmp/last.err"))"
+else
+	fail "calibration past the bound"
+fi
+unset GRADER_TEST_CALIBRATION_WORK
+# a busy machine is not a slow one: under a cgroup v1 CPU quota of a tenth of
+# a CPU (root only) the grader waits (the group's cpu.stat counts how long),
+# but the workload's CPU time is the same
+cg=/sys/fs/cgroup/cpu/pack-calib.$$
+if [ "$(id -u)" -eq 0 ] && [ -w /sys/fs/cgroup/cpu ] && mkdir "$cg" 2>/dev/null; then
+	echo 100000 >"$cg/cpu.cfs_period_us" && echo 10000 >"$cg/cpu.cfs_quota_us"
+	cgroup_procs=$cg/cgroup.procs
+	if calibrated "" 0.5 2 &&
+		[ "$(awk '$1 == "throttled_time" { print int($2 / 1e9) }' "$cg/cpu.stat")" -ge 1 ]; then
+		ok "a tenth of a CPU (cgroup quota: $(awk '$1 == "throttled_time" { printf "%.1f", $2 / 1e9 }' "$cg/cpu.stat") s throttled): not slower, x in [0.5, 2] ($(tail -1 "$tmp/last.err"))"
+	else
+		fail "calibration under a CPU quota"
+	fi
+	cgroup_procs=
+	rmdir "$cg" 2>/dev/null || { sleep 1; rmdir "$cg"; }
+else
+	echo "skip a tenth of a CPU under a cgroup v1 quota: needs root and /sys/fs/cgroup/cpu"
 fi
 
 # ---- a fresh machine: build, grade ----

@@ -1047,6 +1047,7 @@ static const struct bad_case bad_cases[] = {
 	{ "cpu_ms_and_factor.yaml", 9, 15, "either cpu_ms" },
 	{ "group_cpu_ms_and_factor.yaml", 10, 26, "either cpu_ms" },
 	{ "floor_without_factor.yaml", 9, 17, "cpu_floor_ms only applies with cpu_factor" },
+	{ "calibration_without_cpu_ms.yaml", 9, 19, "calibration_ms only applies with cpu_ms" },
 	{ "memory_too_small.yaml", 8, 14, "memory_mb must be between 16" },
 	{ "wall_below_cpu.yaml", 13, 0, "wall_ms (1000) must not be below cpu_ms (2000)" },
 	/* generators */
@@ -1383,10 +1384,34 @@ static void test_fixed_bugs(void **state)
 	assert_int_equal(failures, 0);
 }
 
+/* calibration_ms (a student pack's, calibrate.h): inherited with cpu_ms, dropped by a cpu_ms without one */
+static void test_calibrated_limits(void **state)
+{
+	struct problem p;
+	const struct problem *py;
+	(void)state;
+	load_good(&p, "good/calibrated.yaml");
+	assert_int_equal(group_named(&p, "plain")->limits.cpu_ms, 2000);
+	assert_int_equal(group_named(&p, "plain")->limits.calibration_ms, 124);
+	assert_int_equal(group_named(&p, "own")->limits.cpu_ms, 3000);
+	assert_int_equal(group_named(&p, "own")->limits.calibration_ms, 130);
+	assert_int_equal(group_named(&p, "bare")->limits.cpu_ms, 500);
+	assert_int_equal(group_named(&p, "bare")->limits.calibration_ms, 0);
+	assert_int_equal(p.nvariants, 1);
+	py = &p.variants[0];
+	assert_string_equal(py->lang->name, "python");
+	assert_int_equal(group_named(py, "plain")->limits.cpu_ms, 4000);
+	assert_int_equal(group_named(py, "plain")->limits.calibration_ms, 108);
+	assert_int_equal(group_named(py, "own")->limits.calibration_ms, 130);
+	assert_int_equal(group_named(py, "bare")->limits.calibration_ms, 0);
+	problem_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_structure),
+		cmocka_unit_test(test_calibrated_limits),
 		cmocka_unit_test(test_full_explicit_cases),
 		cmocka_unit_test(test_full_range_expansion),
 		cmocka_unit_test(test_full_random),

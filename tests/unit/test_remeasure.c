@@ -70,6 +70,7 @@ static void test_far_runs_once(void **state)
 	release(&t, &j);
 	assert_int_equal(remeasure_next(rm), -1);
 	assert_int_equal(remeasure_count(rm), 0);
+	assert_int_equal(remeasure_extra_ms(rm), 0); /* nothing ran twice: measuring again cost nothing */
 	assert_int_equal(remeasure_runs(rm, 0), 1);
 	remeasure_free(rm);
 }
@@ -95,6 +96,7 @@ static void test_timelimit_then_correct(void **state)
 	assert_int_equal(j.cpu_ms, 810);
 	assert_string_equal(t.facts.output, "second");
 	assert_int_equal(remeasure_count(rm), 1);
+	assert_int_equal(remeasure_extra_ms(rm), 1004); /* the run set aside: the first */
 	assert_int_equal(remeasure_runs(rm, 0), 2);
 	release(&t, &j);
 	remeasure_free(rm);
@@ -117,6 +119,7 @@ static void test_correct_then_timelimit(void **state)
 	assert_int_equal(j.cpu_ms, 900);
 	assert_string_equal(t.facts.output, "first");
 	assert_null(j.message);
+	assert_int_equal(remeasure_extra_ms(rm), 1003); /* the run set aside: the second */
 	release(&t, &j);
 	remeasure_free(rm);
 }
@@ -168,6 +171,8 @@ static void test_starved(void **state)
 	assert_int_equal(j.verdict, V_CORRECT);
 	assert_string_equal(t.facts.output, "ran");
 	assert_int_equal(remeasure_count(rm), 2);
+	/* two starved runs of 120 ms set aside for task 0 (the third counts), one for task 1 */
+	assert_int_equal(remeasure_extra_ms(rm), 3 * 120);
 	release(&t, &j);
 	remeasure_free(rm);
 }
