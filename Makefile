@@ -10,7 +10,8 @@ PREFIX ?= /usr/local
 # where `make install` puts problems/, reference/ and student_template/ (the
 # grader also looks in bin/../share/combgrader/, wherever it was installed)
 SHARE_DIR = $(PREFIX)/share/combgrader
-GRADER_DEFS = -DGRADER_SHARE_DIR='"$(SHARE_DIR)"'
+LOCALE_DIR = $(PREFIX)/share/locale
+GRADER_DEFS = -DGRADER_SHARE_DIR='"$(SHARE_DIR)"' -DGRADER_LOCALE_DIR='"$(LOCALE_DIR)"'
 SAN_CFLAGS := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 TEST_DEPS_STAMP := build/.test-deps-ok
 
@@ -18,6 +19,9 @@ all: bin/grader
 
 # CC, the flags, the sources, the runtime embedding and bin/grader itself
 include tools/build.mk
+
+# the catalogues of the students' language (MO_FILES: tools/build.mk)
+all: $(MO_FILES)
 
 # after the build dependencies: two apt-get runs at once would fight over dpkg's lock
 $(TEST_DEPS_STAMP): tools/deps.sh $(DEPS_STAMP)
@@ -110,11 +114,20 @@ unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
 # and without user namespaces (tools/run-unprivileged.sh).
 # Each suite's time is printed again at the end (tools/suite-times.sh), so the test-time budget shows in
 # every CI log.
-test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests fuzz-build
+test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests po-check fuzz-build
 	@rm -f build/suite-times.txt; rc=0; \
 	SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-suites.sh || rc=1; \
 	[ $$rc -ne 0 ] || SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-unprivileged.sh || rc=1; \
 	tools/suite-times.sh build/suite-times.txt; exit $$rc
+
+# The Korean catalogue (docs/i18n.md): msgfmt's statistics, then every
+# student-facing string of the sources (xgettext) has a translation in each po/*.po.
+po-check: $(MO_FILES)
+	@tools/po-check.sh
+
+# po/combgrader.pot from the sources, and each po/*.po merged with it (run after changing messages)
+po-update:
+	tools/po-check.sh --update
 
 # ---- fuzzing (tests/fuzz, docs/fuzzing.md) ----
 # libFuzzer harnesses for what reads untrusted bytes, built with clang into
@@ -192,17 +205,21 @@ bench: bin/grader
 
 # The grader, and what it grades with by default, under $(SHARE_DIR): the
 # installed grader finds them from any directory.
-install: bin/grader
+install: bin/grader $(MO_FILES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(SHARE_DIR)/problems \
 		$(DESTDIR)$(SHARE_DIR)/reference/python $(DESTDIR)$(SHARE_DIR)/student_template/python
 	install -m 755 bin/grader $(DESTDIR)$(PREFIX)/bin/grader
 	install -m 644 problems/*.yaml $(DESTDIR)$(SHARE_DIR)/problems
 	install -m 644 reference/*.c $(DESTDIR)$(SHARE_DIR)/reference
 	install -m 644 reference/python/*.py $(DESTDIR)$(SHARE_DIR)/reference/python
-	install -m 644 student_template/*.c student_template/README.md $(DESTDIR)$(SHARE_DIR)/student_template
+	install -m 644 student_template/*.c student_template/README*.md $(DESTDIR)$(SHARE_DIR)/student_template
 	install -m 644 student_template/python/*.py $(DESTDIR)$(SHARE_DIR)/student_template/python
+	for l in $(LINGUAS); do \
+		install -d $(DESTDIR)$(LOCALE_DIR)/$$l/LC_MESSAGES && \
+		install -m 644 build/locale/$$l/LC_MESSAGES/combgrader.mo $(DESTDIR)$(LOCALE_DIR)/$$l/LC_MESSAGES/ || exit 1; \
+	done
 
 clean:
 	rm -rf bin build
 
-.PHONY: all test unit-tests check-ci bench install clean student-pack fuzz fuzz-build
+.PHONY: all test unit-tests po-check po-update check-ci bench install clean student-pack fuzz fuzz-build

@@ -49,6 +49,15 @@ $(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyho
 	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; \
 	  tools/embed.sh embed_pyhost_c grader/runtime/pyhost.c; } > $@.tmp && mv $@.tmp $@
 
+# The students' language (grader/l10n.h): each po/LANG.po compiled into
+# build/locale/LANG/LC_MESSAGES/combgrader.mo, where bin/grader looks first.
+LINGUAS := $(patsubst po/%.po,%,$(wildcard po/*.po))
+MO_FILES := $(patsubst %,build/locale/%/LC_MESSAGES/combgrader.mo,$(LINGUAS))
+
+build/locale/%/LC_MESSAGES/combgrader.mo: po/%.po $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
 bin/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
 	@mkdir -p bin
 	$(CC) $(BASE_CFLAGS) $(OPT_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \

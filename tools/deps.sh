@@ -18,11 +18,17 @@ for pair in $need; do
 		missing="$missing $pkg"
 	fi
 done
+# msgfmt compiles po/*.po (the students' language); the tests also use xgettext
+command -v msgfmt >/dev/null 2>&1 || missing="$missing gettext"
 # the test suite also uses these programs
 if [ "${1:-}" = test ]; then
 	command -v prove >/dev/null 2>&1 || missing="$missing perl"
 	command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 	command -v unshare >/dev/null 2>&1 || missing="$missing util-linux"
+	command -v xgettext >/dev/null 2>&1 || missing="$missing gettext"
+	# tests/i18n: localedef generates ko_KR.UTF-8 into a temporary LOCPATH
+	command -v localedef >/dev/null 2>&1 || missing="$missing libc-bin"
+	[ -f /usr/share/i18n/locales/ko_KR ] || missing="$missing locales"
 	command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 	# tests/reports: PrairieLearn's results.json against a JSON Schema, with
 	# Debian's python3 (the first python3 on PATH may be another one)

@@ -46,8 +46,10 @@ for d in grader/*/; do
 done
 [ ! -f grader/README.md ] || cp grader/README.md "$root/grader/"
 cp tools/deps.sh tools/embed.sh tools/build.mk "$root/tools/"
+mkdir -p "$root/po"
+cp po/*.po "$root/po/"
 mkdir -p "$root/student_template/python"
-cp student_template/*.c student_template/README.md "$root/student_template/"
+cp student_template/*.c student_template/README*.md "$root/student_template/"
 cp student_template/python/*.py "$root/student_template/python/"
 cp dist/student-pack/README.md "$root/README.md"
 cp dist/student-pack/Dockerfile "$root/Dockerfile"

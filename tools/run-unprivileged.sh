@@ -3,7 +3,7 @@
 # the grader: as a normal user, and as a normal user whose machine refuses
 # new user namespaces (a container runtime's seccomp profile).
 #
-#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile summary mutate order)
+#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile summary mutate order i18n)
 #
 # As root (CI): creates a system user for the run (removed afterwards),
 # copies the repository and the built graders into a directory of that
@@ -20,7 +20,7 @@
 # its fixtures listed in tests/hostile/UNPRIVILEGED.
 #
 # As root the [no-userns] pass runs integration, pack, batch and hostile
-# (reports, summary and mutate grade through the same machinery and run in
+# (reports, summary, mutate and i18n grade through the same machinery and run in
 # [user]).  The [no-userns] and [crippled] passes of the integration suite grade the
 # fixtures whose grading depends on what the sandbox can do (killing, faults,
 # the compiler's view, the Python host, output): $FALLBACK_FIXTURES below;
@@ -32,7 +32,7 @@
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
-suites=${*:-integration reports pack batch hostile summary mutate order}
+suites=${*:-integration reports pack batch hostile summary mutate order i18n}
 wrapper=$top/build/tests/deny-userns
 user=combgrader-test
 # (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2)
@@ -73,6 +73,8 @@ tar -C "$top" --exclude=./.git --exclude=./build --exclude=./bin -cf - . | tar -
 cp "$top/build/asan/grader" "$repo/build/asan/grader"
 cp "$top/bin/grader" "$repo/bin/grader"
 cp "$wrapper" "$repo/build/tests/deny-userns"
+# the students' language: the catalogue beside the graders (l10n.h)
+[ -d "$top/build/locale" ] && cp -R "$top/build/locale" "$repo/build/locale"
 # the Makefile's dependency stamps, so that `make` in the copy does not look for apt-get
 cp "$top"/build/.deps-ok "$top"/build/.test-deps-ok "$repo/build/" 2>/dev/null
 [ "$(id -u)" = 0 ] && chown -R "$user" "$stage"
@@ -143,7 +145,7 @@ for pass in $passes; do
 		# mutate grade through the same machinery, and run in the [user] pass)
 		[ "$pass" = crippled ] && [ "$suite" != integration ] && continue
 		[ "$pass" = no-userns ] && [ "$(id -u)" = 0 ] &&
-			case $suite in reports | summary | mutate) true ;; *) false ;; esac && continue
+			case $suite in reports | summary | mutate | i18n) true ;; *) false ;; esac && continue
 		run_pass "$pass" "$suite"
 	done
 done

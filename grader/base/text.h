@@ -51,6 +51,21 @@ void text_first_lines(struct strbuf *sb, const char *text, int max, const char *
  */
 void text_score(struct strbuf *sb, double score);
 
+/*
+ * Display width: the columns s takes in a terminal.  Hangul, CJK ideographs,
+ * kana, fullwidth forms and emoji (Unicode's East Asian Wide and Fullwidth
+ * ranges) take two columns, combining marks and zero-width characters none,
+ * everything else one (what wcwidth() says in a UTF-8 locale: built in, so a
+ * report's columns do not depend on which locales the machine has).  Bytes
+ * that are not valid UTF-8 count one column each.  At most len bytes of s
+ * are measured (text_width_n).
+ */
+size_t text_width(const char *s);
+size_t text_width_n(const char *s, size_t len);
+
+/* s, then spaces up to width display columns (none when s is wider). */
+void text_pad(struct strbuf *sb, const char *s, size_t width);
+
 /* A duration: "m:ss", or "h:mm:ss" from an hour on. */
 void text_duration(struct strbuf *sb, double seconds);
 

@@ -1,6 +1,7 @@
 /* build.c - see build.h */
 #define _GNU_SOURCE
 #include "build/build.h"
+#include "base/l10n.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -138,16 +139,24 @@ char *build_find_source(const char *dir, const char *name)
 	return found;
 }
 
+/* "'p1.c' or 'p1.py'": the files looked for, in the language _() speaks */
+static char *looked_for(struct problem *const *variants, int nvariants)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < nvariants; i++)
+		strbuf_addf(&sb, "%s'%s'", i ? (i == nvariants - 1 ? _(" or ") : ", ") : "", variants[i]->source);
+	return strbuf_detach(&sb);
+}
+
 void build_choose(const char *dir, struct problem *const *variants, int nvariants, struct build_choice *out)
 {
-	struct strbuf found = STRBUF_INIT, looked = STRBUF_INIT;
+	struct strbuf found = STRBUF_INIT;
 	int nfound = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->problem = variants[0];
 	for (int i = 0; i < nvariants; i++) {
 		char *f = build_find_source(dir, variants[i]->source);
-		strbuf_addf(&looked, "%s'%s'", i ? (i == nvariants - 1 ? " or " : ", ") : "", variants[i]->source);
 		if (!f)
 			continue;
 		strbuf_addf(&found, "%s'%s'", nfound ? " and " : "", f);
@@ -162,8 +171,8 @@ void build_choose(const char *dir, struct problem *const *variants, int nvariant
 		const char **wanted = xcalloc((size_t)nvariants, sizeof(*wanted));
 		for (int i = 0; i < nvariants; i++)
 			wanted[i] = variants[i]->source;
-		out->looked_for = strbuf_detach(&looked);
-		out->lookalikes = lookalike_hint(dir, wanted, nvariants);
+		out->looked_for = L10N(looked_for(variants, nvariants));
+		out->lookalikes = L10N(lookalike_hint(dir, wanted, nvariants));
 		free(wanted);
 	} else if (nfound > 1) {
 		free(out->file);
@@ -171,7 +180,6 @@ void build_choose(const char *dir, struct problem *const *variants, int nvariant
 		out->conflict = strbuf_detach(&found);
 	}
 	strbuf_release(&found);
-	strbuf_release(&looked);
 }
 
 void build_choice_release(struct build_choice *c)

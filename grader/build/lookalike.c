@@ -14,6 +14,7 @@
 
 #include "problem/language.h"
 #include "base/util.h"
+#include "base/l10n.h"
 
 #define MAX_DEPTH 3        /* folders below the submission's top that are searched */
 #define MAX_ENTRIES 4000   /* entries looked at in all */
@@ -103,7 +104,7 @@ static bool accented_copy(const char *stem, size_t len, const char *wanted_stem,
 static void add_wanted_list(struct strbuf *sb, const struct walk *w)
 {
 	for (int i = 0; i < w->n; i++)
-		strbuf_addf(sb, "%s'%s'", i ? (i == w->n - 1 ? " or " : ", ") : "", w->wanted[i]);
+		strbuf_addf(sb, "%s'%s'", i ? (i == w->n - 1 ? _(" or ") : ", ") : "", w->wanted[i]);
 }
 
 /* What to say about a file whose stem is right and whose extension is not one the problem takes. */
@@ -115,25 +116,25 @@ static void add_other_extension(struct strbuf *sb, const struct walk *w, const c
 
 	for (int i = 0; cpp[i]; i++)
 		if (!strcasecmp(ext, cpp[i])) {
-			strbuf_addstr(sb, ", a C++ file: the grader takes ");
+			strbuf_addstr(sb, _(", a C++ file: the grader takes "));
 			add_wanted_list(sb, w);
-			strbuf_addstr(sb, " (C, not C++); rename it if the code is plain C");
+			strbuf_addstr(sb, _(" (C, not C++); rename it if the code is plain C"));
 			return;
 		}
 	if (l) {
-		strbuf_addf(sb, ", but this problem does not take %s: submit ", l->display);
+		strbuf_addf(sb, _(", but this problem does not take %s: submit "), l->display);
 		add_wanted_list(sb, w);
 		return;
 	}
 	if (!strcasecmp(ext, ".ipynb")) {
-		strbuf_addstr(sb, ", a Jupyter notebook: the grader takes ");
+		strbuf_addstr(sb, _(", a Jupyter notebook: the grader takes "));
 		add_wanted_list(sb, w);
-		strbuf_addstr(sb, ": save the code as a plain source file (File > Download as)");
+		strbuf_addstr(sb, _(": save the code as a plain source file (File > Download as)"));
 		return;
 	}
-	strbuf_addstr(sb, ": the grader looks for ");
+	strbuf_addstr(sb, _(": the grader looks for "));
 	add_wanted_list(sb, w);
-	strbuf_addstr(sb, "; rename it if it holds your solution");
+	strbuf_addstr(sb, _("; rename it if it holds your solution"));
 }
 
 /*
@@ -155,12 +156,12 @@ static bool advise(struct strbuf *sb, const struct walk *w, const char *rel, con
 			       !strcasecmp(ext, want_ext));
 
 		if (!strcasecmp(name, want) && depth > 0) {
-			strbuf_addf(sb, "found '%s' in a folder: move it to the top of your submission", rel);
+			strbuf_addf(sb, _("found '%s' in a folder: move it to the top of your submission"), rel);
 			return true;
 		}
 		if (rename) {
-			strbuf_addf(sb, "found '%s': rename it to '%s'%s", rel, want,
-				    depth > 0 ? " and move it to the top of your submission" : "");
+			strbuf_addf(sb, _("found '%s': rename it to '%s'%s"), rel, want,
+				    depth > 0 ? _(" and move it to the top of your submission") : "");
 			return true;
 		}
 		if (same_stem && !strcasecmp(ext, want_ext))
@@ -172,7 +173,7 @@ static bool advise(struct strbuf *sb, const struct walk *w, const char *rel, con
 		size_t want_stem = (size_t)(want_ext - w->wanted[i]);
 		if ((stem == want_stem && !strncasecmp(name, w->wanted[i], stem)) ||
 		    copy_of(name, stem, w->wanted[i], want_stem)) {
-			strbuf_addf(sb, "found '%s'", rel);
+			strbuf_addf(sb, _("found '%s'"), rel);
 			add_other_extension(sb, w, name);
 			return true;
 		}
@@ -247,7 +248,7 @@ char *lookalike_hint(const char *dir, const char *const *wanted, int n)
 	if (top >= 0)
 		walk_folder(top, "", 0, &w);
 	if (w.finds > MAX_FINDS)
-		strbuf_addf(&w.advice, "; and %d more files like these", w.finds - MAX_FINDS);
+		strbuf_addf(&w.advice, _("; and %d more files like these"), w.finds - MAX_FINDS);
 	if (!w.advice.len) {
 		strbuf_release(&w.advice);
 		return NULL;

@@ -18,6 +18,7 @@
 #include "base/interrupt.h"
 #include "judge/reference.h"
 #include "base/version.h"
+#include "base/l10n.h"
 
 static const char usage_text[] =
 	"usage: grader [grade] [options] [SUBMISSION_DIR]   grade a submission (default: student_template/)\n"
@@ -63,6 +64,8 @@ static const char usage_text[] =
 	"  --assignment NAME  batch: the assignment column of canvas-import.csv, as Canvas' gradebook\n"
 	"                     export names it, e.g. 'Problem set 3 (123456)' (default: combgrader)\n"
 	"  --color WHEN       auto (default), always or never; NO_COLOR disables\n"
+	"  --lang LANG        the language of the text and Markdown reports: en or ko (default:\n"
+	"                     the locale's, e.g. LANG=ko_KR.UTF-8; machine formats stay as they are)\n"
 	"\n"
 	"exit codes: 0 every test correct, 1 some test not correct, 2 usage or problem-file\n"
 	"error, 3 internal error (the grader could not judge), 130 interrupted\n";
@@ -125,7 +128,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK
+	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK, OPT_LANG
 };
 
 static const struct option longopts[] = {
@@ -146,6 +149,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "lang", required_argument, NULL, OPT_LANG },
 	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ "sources", no_argument, NULL, OPT_SOURCES },
 	{ "shard", required_argument, NULL, OPT_SHARD },
@@ -285,6 +289,11 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		return 0;
 	case OPT_COLOR:
 		return parse_color(cli, arg);
+	case OPT_LANG:
+		if (!l10n_known(arg))
+			return error("--lang takes en or ko, not '%s'", arg);
+		cli->lang = arg;
+		return 0;
 	case OPT_SOURCES:
 		cli->sources = true;
 		cli->own |= CLI_OPT_SOURCES;
@@ -326,6 +335,7 @@ static int finish_options(struct cli *cli)
 	}
 	if (cli->output && !cli->formats[0].file)
 		cli->formats[0].file = cli->output;
+	l10n_init(cli->lang);
 	if (!cli->problems)
 		cli->problems = cli->problems_owned = cli_default_dir("problems");
 	if (!cli->reference)
@@ -531,8 +541,10 @@ static int append_step_summary(const struct view *v, const struct report_options
 	f = fopen(summary, "a");
 	if (!f)
 		return error("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
+	l10n_begin();
 	if (report_markdown(f, v, o) < 0)
 		ret = -1;
+	l10n_end();
 	if (fclose(f) != 0)
 		ret = error("cannot write $GITHUB_STEP_SUMMARY '%s': %s", summary, strerror(errno));
 	return ret;
@@ -582,8 +594,12 @@ int cli_write_reports(struct cli *cli, const struct grade_result *r)
 		}
 		o.color = cli->color == 1 ||
 			  (cli->color == -1 && out == stdout && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+		if (cli->formats[i].format->localised)
+			l10n_begin();
 		if (cli->formats[i].format->write(out, &v, &o) < 0)
 			ret = cli_reader_gone(out) ? -1 : error("cannot write the %s report", cli->formats[i].format->name);
+		if (cli->formats[i].format->localised)
+			l10n_end();
 		if (cli->formats[i].format->write == report_github && append_step_summary(&v, &o) < 0)
 			ret = -1;
 		if (out != stdout && fclose(out) != 0)

@@ -13,7 +13,7 @@
 #include "report/report.h"
 #include "sandbox/sandbox.h"
 
-#define CLI_MAX_FORMATS 8
+#define CLI_MAX_FORMATS 16
 
 /* The options only one subcommand takes (struct cli's `own`: those given). */
 enum {
@@ -43,6 +43,7 @@ struct cli {
 	struct progress *progress; /* grade's status line on a terminal (progress.h), or NULL: not owned */
 	unsigned own;            /* CLI_OPT_* given */
 	int color;               /* -1 auto, 0 never, 1 always */
+	const char *lang;        /* --lang (points into argv), or NULL: the locale decides (l10n.h) */
 	int shrink;              /* --shrink 1, --no-shrink 0, neither -1 (the command's default) */
 	int shard_index, shard_count;
 	char **args;             /* operands after the options */

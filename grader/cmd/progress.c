@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cmd/progress.h"
+#include "base/l10n.h"
+#include "base/text.h"
 #include "base/util.h"
 
 struct progress {
@@ -62,31 +64,40 @@ static void draw(struct progress *p)
 	double s = (double)(now_us() - p->started_us) / 1e6;
 	struct strbuf sb = STRBUF_INIT;
 	unsigned width = columns(p);
+	size_t cols;
 
 	strbuf_addf(&sb, "[%4.1f s] ", s);
+	l10n_begin(); /* the student's language, as the report that follows */
 	if (!n->phase)
-		strbuf_addstr(&sb, "preparing: the problems, the sandbox, the reference answers...");
+		strbuf_addstr(&sb, _("preparing: the problems, the sandbox, the reference answers..."));
 	else if (!strcmp(n->phase, "building"))
-		strbuf_addstr(&sb, "compiling and starting the submission...");
+		strbuf_addstr(&sb, _("compiling and starting the submission..."));
 	else {
 		if (n->phase && !strcmp(n->phase, "reference"))
-			strbuf_addstr(&sb, "reference answers: ");
+			strbuf_addstr(&sb, _("reference answers: "));
 		else if (n->phase && !strcmp(n->phase, "hidden tests"))
-			strbuf_addstr(&sb, "hidden tests: ");
+			strbuf_addstr(&sb, _("hidden tests: "));
 		else if (p->problem[0])
 			strbuf_addf(&sb, "%s (%s): ", p->problem, p->language);
-		strbuf_addf(&sb, "%d/%d tests done", n->done, n->total);
+		/* TRANSLATORS: the progress line: "120/3021 tests done" */
+		strbuf_addf(&sb, _("%d/%d tests done"), n->done, n->total);
 		if (n->failed)
-			strbuf_addf(&sb, ", %d failed", n->failed);
+			strbuf_addf(&sb, _(", %d failed"), n->failed);
 		if (n->phase && !strcmp(n->phase, "feedback"))
-			strbuf_addstr(&sb, "; looking closer at the failures (smallest input, growth)...");
+			strbuf_addstr(&sb, _("; looking closer at the failures (smallest input, growth)..."));
 	}
-	if (sb.len >= width)
-		sb.buf[width - 1] = '\0'; /* ASCII but for ids, which are ASCII too: bytes are columns */
-	/* over the last line: padded with spaces to its length, so nothing of it stays */
-	fprintf(p->out, "\r%s%*s", sb.buf, p->shown && p->width_shown > strlen(sb.buf) ?
-		(int)(p->width_shown - strlen(sb.buf)) : 0, "");
-	p->width_shown = p->shown && p->width_shown > strlen(sb.buf) ? p->width_shown : strlen(sb.buf);
+	l10n_end();
+	/* cut to the terminal's width in columns (Hangul is two), on a character's boundary */
+	while (sb.len && text_width(sb.buf) >= width) {
+		do
+			sb.len--;
+		while (sb.len && ((unsigned char)sb.buf[sb.len] & 0xc0) == 0x80);
+		sb.buf[sb.len] = '\0';
+	}
+	cols = text_width(sb.buf);
+	/* over the last line: padded with spaces to its width, so nothing of it stays */
+	fprintf(p->out, "\r%s%*s", sb.buf, p->shown && p->width_shown > cols ? (int)(p->width_shown - cols) : 0, "");
+	p->width_shown = p->shown && p->width_shown > cols ? p->width_shown : cols;
 	fflush(p->out);
 	p->shown = true;
 	p->drawn_us = now_us();

@@ -5,11 +5,14 @@
 #include <stdlib.h>
 
 #include "base/util.h"
+#include "base/l10n.h"
 
 /* Replace a test's message with "message\nadvice". */
 static void add_advice(struct test_result *t, const char *advice)
 {
-	char *m = t->message ? xasprintf("%s\n%s", t->message, advice) : xstrdup(advice);
+	/* in English, then (L10N) in the students' language: both parts are remembered translations */
+	char *m = L10N(t->message ? xasprintf("%s\n%s", l10n_message(t->message), l10n_message(advice))
+				  : xstrdup(l10n_message(advice)));
 	free(t->message);
 	t->message = m;
 }
@@ -27,11 +30,15 @@ static bool looks_like_overflow(long long actual, long long expected)
 
 static void diagnose_overflow(const struct problem *p, struct test_result *t)
 {
+	char *advice;
+
 	if (t->verdict != V_WRONG_ANSWER || !t->has_actual || !t->has_expected ||
 	    p->funcs[t->tc->func].ret == VT_BOOL || !looks_like_overflow(t->actual, t->expected))
 		return;
-	add_advice(t, "This looks like 32-bit overflow (the answer is right in its low 32 bits, or only its sign is "
-		      "wrong): use long long for sums and products");
+	advice = L10N(xstrdup(_("This looks like 32-bit overflow (the answer is right in its low 32 bits, or "
+				"only its sign is wrong): use long long for sums and products")));
+	add_advice(t, advice);
+	free(advice);
 }
 
 /* The first time limit of a group after at least two earlier tests, all of them correct. */
@@ -48,9 +55,9 @@ static void diagnose_slow(const struct problem *p, struct problem_result *pr, co
 		if (t->verdict != V_TIMELIMIT || k - first < 2)
 			return;
 		test_case_format_call(&call, p, t->tc);
-		advice = xasprintf("Correct on the %d earlier tests of this group, too slow from %s on: the algorithm "
-				   "needs to be faster for larger inputs (memoisation, or a loop over a table)",
-				   k - first, call.buf);
+		advice = L10N(xasprintf(_("Correct on the %d earlier tests of this group, too slow from %s on: the "
+					  "algorithm needs to be faster for larger inputs (memoisation, or a loop over a table)"),
+					k - first, call.buf));
 		add_advice(t, advice);
 		free(advice);
 		strbuf_release(&call);

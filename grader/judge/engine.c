@@ -22,6 +22,7 @@
 #include "sandbox/sandbox.h"
 #include "judge/shrink.h"
 #include "judge/verdict.h"
+#include "base/l10n.h"
 
 static char *default_cache_dir(void)
 {
@@ -281,8 +282,8 @@ unsigned engine_cpu_limit(const struct engine *e, int problem_index, int group)
 
 /* ---- grading: build, plan, run, collect ---- */
 
-#define SKIPPED_MESSAGE "not run: an earlier test of this all-or-nothing group failed"
-#define STOPPED_MESSAGE "not run: grading stopped at the first failing test"
+#define SKIPPED_MESSAGE N_("not run: an earlier test of this all-or-nothing group failed")
+#define STOPPED_MESSAGE N_("not run: grading stopped at the first failing test")
 
 /*
  * What one run builds: per problem of the result, the variant (an index
@@ -478,7 +479,7 @@ static void skip_task(struct plan *plan, int i, const char *why)
 	judgement_release(j);
 	memset(j, 0, sizeof(*j));
 	j->verdict = V_SKIPPED;
-	j->message = xstrdup(why);
+	j->message = L10N(xstrdup(_(why)));
 	free(plan->tasks[i].facts.output);
 	plan->tasks[i].facts.output = NULL;
 	memset(&plan->tasks[i].facts.report, 0, sizeof(plan->tasks[i].facts.report));
@@ -744,9 +745,9 @@ static void collect_unbuilt(struct problem_result *pr, const struct build_result
 	for (int k = 0; k < pr->ntests; k++) {
 		struct test_result *tr = &pr->tests[k];
 		tr->verdict = pr->build_verdict;
-		tr->message = xstrdup(b->status == BUILD_MISSING_FILE ? b->message
-				      : b->status == BUILD_COMPILE_ERROR ? "the file does not compile (see the compiler output)"
-				      : b->message ? b->message : "not built");
+		tr->message = L10N(xstrdup(b->status == BUILD_MISSING_FILE ? l10n_message(b->message)
+				      : b->status == BUILD_COMPILE_ERROR ? _("the file does not compile (see the compiler output)")
+				      : b->message ? l10n_message(b->message) : _("not built")));
 	}
 }
 
@@ -831,11 +832,12 @@ static char *template_note(const struct engine *e, const char *dir, int k, const
 	if (d)
 		closedir(d);
 	if (elsewhere.len)
-		note = xasprintf("%s is the template's file, unchanged, and it is the one graded here: the grader reads only "
-				 "the files directly in the submission directory. Your %s is not graded: move it up "
-				 "(and remove %s), or grade that directory.", c->file, elsewhere.buf, c->file);
+		note = L10N(xasprintf(_("%s is the template's file, unchanged, and it is the one graded here: the grader "
+					"reads only the files directly in the submission directory. Your %s is not graded: "
+					"move it up (and remove %s), or grade that directory."),
+				      c->file, elsewhere.buf, c->file));
 	else
-		note = xasprintf("%s is the template's file, unchanged: this is not your work yet.", c->file);
+		note = L10N(xasprintf(_("%s is the template's file, unchanged: this is not your work yet."), c->file));
 	strbuf_release(&elsewhere);
 	free(path);
 	free(tmpl);

@@ -13,6 +13,7 @@
 #include "base/interrupt.h"
 #include "run/runner.h"
 #include "judge/verdict.h"
+#include "base/l10n.h"
 
 /* ---- naming and fitting (pure) ---- */
 
@@ -64,19 +65,19 @@ static void least_squares(const struct growth_result *g, bool log_x, double *a, 
 static void format_duration(struct strbuf *sb, double s)
 {
 	if (s < 0.095)
-		strbuf_addf(sb, "about %.0f ms", s * 1000);
+		strbuf_addf(sb, _("about %.0f ms"), s * 1000);
 	else if (s < 10)
-		strbuf_addf(sb, "about %.1f s", s);
+		strbuf_addf(sb, _("about %.1f s"), s);
 	else if (s < 120)
-		strbuf_addf(sb, "about %.0f s", s);
+		strbuf_addf(sb, _("about %.0f s"), s);
 	else if (s < 7200)
-		strbuf_addf(sb, "about %.0f minutes", s / 60);
+		strbuf_addf(sb, _("about %.0f minutes"), s / 60);
 	else if (s < 2 * 86400)
-		strbuf_addf(sb, "about %.0f hours", s / 3600);
+		strbuf_addf(sb, _("about %.0f hours"), s / 3600);
 	else if (s < 365 * 86400.0)
-		strbuf_addf(sb, "about %.0f days", s / 86400);
+		strbuf_addf(sb, _("about %.0f days"), s / 86400);
 	else
-		strbuf_addstr(sb, "more than a year");
+		strbuf_addstr(sb, _("more than a year"));
 }
 
 /* "between N = 192 (19 ms) and N = 768 (767 ms)": the usable range, for sentences that cannot name a class */
@@ -89,7 +90,7 @@ static void add_range(struct strbuf *sb, const struct growth_result *g)
 			hi = &g->points[i];
 		}
 	if (lo && hi)
-		strbuf_addf(sb, "from %.0f ms at N = %lld to %.0f ms at N = %lld", lo->ms, lo->size, hi->ms, hi->size);
+		strbuf_addf(sb, _("from %.0f ms at N = %lld to %.0f ms at N = %lld"), lo->ms, lo->size, hi->ms, hi->size);
 }
 
 /* Why the growth is unknown, in words a student reads: too quick to time, or the time did not grow. */
@@ -99,18 +100,19 @@ static void add_unknown(struct strbuf *sb, const struct growth_result *g)
 	for (int i = 0; i < g->npoints; i++)
 		largest = g->points[i].size > largest ? g->points[i].size : largest;
 	if (g->flat) {
-		strbuf_addf(sb, "%s: its time hardly grew with N (", g->call);
+		strbuf_addf(sb, _("%s: its time hardly grew with N ("), g->call);
 		add_range(sb, g);
-		strbuf_addstr(sb, "), so how it grows could not be measured; the inputs may let it finish early");
+		strbuf_addstr(sb, _("), so how it grows could not be measured; the inputs may let it finish early"));
 	} else if (g->nused == 0 && largest && !g->stopped)
-		strbuf_addf(sb, "%s: its growth could not be measured: every call up to N = %lld took under %.0f ms, "
-			    "too quick to time", g->call, largest, GROWTH_MIN_MS);
+		strbuf_addf(sb, _("%s: its growth could not be measured: every call up to N = %lld took under %.0f ms, "
+			    "too quick to time"), g->call, largest, GROWTH_MIN_MS);
 	else
-		strbuf_addf(sb, "%s: its growth could not be measured (%s)", g->call,
-			    g->stopped ? g->stopped : "fewer than two sizes took 5 ms or more");
+		strbuf_addf(sb, _("%s: its growth could not be measured (%s)"), g->call,
+			    g->stopped ? l10n_message(g->stopped) : _("fewer than two sizes took 5 ms or more"));
 }
 
-static void make_sentence(struct growth_result *g)
+/* The sentence, in the language _() speaks now (make_sentence: English, and remembered in the students' language). */
+static char *sentence_of(const struct growth_result *g)
 {
 	struct strbuf sb = STRBUF_INIT, expected = STRBUF_INIT, cls = STRBUF_INIT, hi = STRBUF_INIT;
 	growth_expected_name(&expected, g->expected);
@@ -119,34 +121,39 @@ static void make_sentence(struct growth_result *g)
 	if (!g->known)
 		add_unknown(&sb, g);
 	else if (g->exponential)
-		strbuf_addf(&sb, "%s grows exponentially, about %.2f^N (expected %s): an exponential algorithm", g->call,
+		strbuf_addf(&sb, _("%s grows exponentially, about %.2f^N (expected %s): an exponential algorithm"), g->call,
 			    g->base, expected.buf);
 	else if (g->decided)
-		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): an O(%s) algorithm", g->call, g->exponent,
+		strbuf_addf(&sb, _("%s grows like N^%.1f (expected %s): an O(%s) algorithm"), g->call, g->exponent,
 			    expected.buf, cls.buf);
 	else if (!g->uneven) /* two classes or more explain the times equally well */
-		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): between O(%s) and O(%s), the measurements cannot "
-			    "tell which", g->call, g->exponent, expected.buf, cls.buf, hi.buf);
+		strbuf_addf(&sb, _("%s grows like N^%.1f (expected %s): between O(%s) and O(%s), the measurements cannot "
+			    "tell which"), g->call, g->exponent, expected.buf, cls.buf, hi.buf);
 	else { /* no class explains every time within the tolerance: name the two around the exponent */
-		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): between O(%s) and O(%s), its times (", g->call,
+		strbuf_addf(&sb, _("%s grows like N^%.1f (expected %s): between O(%s) and O(%s), its times ("), g->call,
 			    g->exponent, expected.buf, cls.buf, hi.buf);
 		add_range(&sb, g);
-		strbuf_addstr(&sb, ") were too uneven to tell which (the machine may have been busy)");
+		strbuf_addstr(&sb, _(") were too uneven to tell which (the machine may have been busy)"));
 	}
 	if (g->known && g->decided && g->expected == (g->exponential ? GROWTH_EXPONENTIAL : g->order))
-		strbuf_addstr(&sb, ", as expected");
+		strbuf_addstr(&sb, _(", as expected"));
 	if (g->known && g->extrapolated_s >= 0) {
-		strbuf_addf(&sb, "; at N = %lld", g->target);
+		strbuf_addf(&sb, _("; at N = %lld"), g->target);
 		if (g->target_group)
-			strbuf_addf(&sb, " (group %s)", g->target_group);
-		strbuf_addstr(&sb, " one call would take ");
+			strbuf_addf(&sb, _(" (group %s)"), g->target_group);
+		strbuf_addstr(&sb, _(" one call would take "));
 		format_duration(&sb, g->extrapolated_s);
 	}
-	free(g->sentence);
-	g->sentence = strbuf_detach(&sb);
 	strbuf_release(&expected);
 	strbuf_release(&cls);
 	strbuf_release(&hi);
+	return strbuf_detach(&sb);
+}
+
+static void make_sentence(struct growth_result *g)
+{
+	free(g->sentence);
+	g->sentence = L10N(sentence_of(g));
 }
 
 /*
@@ -376,8 +383,8 @@ static int run_calls(struct measure *m, const long long *sizes, int count, doubl
 		memset(&j, 0, sizeof(j));
 		verdict_of_run(&j, &tasks[i], &m->p->funcs[m->p->growth.func]);
 		if (tasks[i].facts.outcome == RUN_WALL_TIMEOUT && tasks[i].facts.child_cpu_ms < GROWTH_RUN_CAP_MS) {
-			*why = xasprintf("at N = %lld a call used %u ms of CPU in %u ms of wall-clock time (sleeping, or "
-					 "the machine too busy)", sizes[i], tasks[i].facts.child_cpu_ms, tasks[i].wall_ms);
+			*why = L10N(xasprintf(_("at N = %lld a call used %u ms of CPU in %u ms of wall-clock time (sleeping, or "
+					 "the machine too busy)"), sizes[i], tasks[i].facts.child_cpu_ms, tasks[i].wall_ms));
 			ret = -1;
 		} else if (j.verdict == V_CORRECT) {
 			ms[i] = tasks[i].facts.outcome == RUN_REPORTED ? tasks[i].facts.report.cpu_us / 1000.0 : j.cpu_ms;
@@ -386,7 +393,7 @@ static int run_calls(struct measure *m, const long long *sizes, int count, doubl
 			ms[i] = -1;
 			m->used_ms += GROWTH_RUN_CAP_MS;
 		} else {
-			*why = xasprintf("at N = %lld the call failed: %s", sizes[i], j.message ? j.message : "no answer");
+			*why = L10N(xasprintf(_("at N = %lld the call failed: %s"), sizes[i], j.message ? l10n_message(j.message) : _("no answer")));
 			ret = -1;
 		}
 		judgement_release(&j);
@@ -507,7 +514,7 @@ static bool add_point(struct measure *m, long long n)
 		g->points[g->npoints++] = pt;
 	if (r > 0) {
 		free(g->stopped);
-		g->stopped = xasprintf("at N = %lld a call took over %u ms", n, GROWTH_RUN_CAP_MS);
+		g->stopped = L10N(xasprintf(_("at N = %lld a call took over %u ms"), n, GROWTH_RUN_CAP_MS));
 	}
 	return r == 0;
 }
@@ -518,7 +525,7 @@ static bool affordable(struct measure *m, double ms)
 	if (m->used_ms + ms <= GROWTH_BUDGET_MS)
 		return true;
 	free(m->g->stopped);
-	m->g->stopped = xasprintf("the time budget of %u ms was spent", GROWTH_BUDGET_MS);
+	m->g->stopped = L10N(xasprintf(_("the time budget of %u ms was spent"), GROWTH_BUDGET_MS));
 	return false;
 }
 
@@ -547,7 +554,7 @@ static bool enough(struct measure *m)
 	if (n < GROWTH_ENOUGH_POINTS || span < GROWTH_ENOUGH_SPAN)
 		return false;
 	free(m->g->stopped);
-	m->g->stopped = xasprintf("%d sizes spanning a factor %.0f of time were enough", n, span);
+	m->g->stopped = L10N(xasprintf(_("%d sizes spanning a factor %.0f of time were enough"), n, span));
 	return true;
 }
 
@@ -572,8 +579,8 @@ static bool predicted_over(struct measure *m, long long n)
 	if (predicted < 1.5 * GROWTH_RUN_CAP_MS)
 		return false;
 	free(m->g->stopped);
-	m->g->stopped = xasprintf("at N = %lld a call would take about %.1f s, over the %u ms cap", n,
-				  predicted / 1000, GROWTH_RUN_CAP_MS);
+	m->g->stopped = L10N(xasprintf(_("at N = %lld a call would take about %.1f s, over the %u ms cap"), n,
+				  predicted / 1000, GROWTH_RUN_CAP_MS));
 	return true;
 }
 

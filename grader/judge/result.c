@@ -2,6 +2,7 @@
 #include "judge/result.h"
 
 #include "judge/growth.h"
+#include "base/l10n.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,18 +11,20 @@
 static const struct {
 	const char *name, *words;
 } verdicts[V_COUNT] = {
-	[V_CORRECT] = { "correct", "correct" },
-	[V_WRONG_ANSWER] = { "wrong-answer", "wrong answer" },
-	[V_TIMELIMIT] = { "timelimit", "time limit exceeded" },
-	[V_MEMORY_LIMIT] = { "memory-limit", "memory limit exceeded" },
-	[V_RUN_ERROR] = { "run-error", "crashed (run error)" },
-	[V_OUTPUT_LIMIT] = { "output-limit", "printed too much (output limit)" },
-	[V_NO_OUTPUT] = { "no-output", "ended without giving an answer" },
-	[V_COMPILER_ERROR] = { "compiler-error", "does not compile" },
-	[V_MISSING] = { "missing", "missing" },
-	[V_FORBIDDEN] = { "forbidden", "forbidden system call" },
-	[V_SKIPPED] = { "skipped", "not run" },
-	[V_JUDGE_ERROR] = { "judge-error", "could not be judged (grader problem)" },
+	/* TRANSLATORS: the words are a verdict as a student reads it ("x small/3: wrong answer"); the
+	 * identifiers beside them (wrong-answer) are a contract and stay as they are */
+	[V_CORRECT] = { "correct", N_("correct") },
+	[V_WRONG_ANSWER] = { "wrong-answer", N_("wrong answer") },
+	[V_TIMELIMIT] = { "timelimit", N_("time limit exceeded") },
+	[V_MEMORY_LIMIT] = { "memory-limit", N_("memory limit exceeded") },
+	[V_RUN_ERROR] = { "run-error", N_("crashed (run error)") },
+	[V_OUTPUT_LIMIT] = { "output-limit", N_("printed too much (output limit)") },
+	[V_NO_OUTPUT] = { "no-output", N_("ended without giving an answer") },
+	[V_COMPILER_ERROR] = { "compiler-error", N_("does not compile") },
+	[V_MISSING] = { "missing", N_("missing") },
+	[V_FORBIDDEN] = { "forbidden", N_("forbidden system call") },
+	[V_SKIPPED] = { "skipped", N_("not run") },
+	[V_JUDGE_ERROR] = { "judge-error", N_("could not be judged (grader problem)") },
 };
 
 const char *verdict_name(enum verdict v)
@@ -31,7 +34,7 @@ const char *verdict_name(enum verdict v)
 
 const char *verdict_words(enum verdict v)
 {
-	return v < V_COUNT ? verdicts[v].words : "could not be judged";
+	return v < V_COUNT ? _(verdicts[v].words) : _("could not be judged");
 }
 
 int verdict_from_name(const char *name)

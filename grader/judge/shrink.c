@@ -1,6 +1,7 @@
 /* shrink.c - see shrink.h */
 #define _GNU_SOURCE
 #include "judge/shrink.h"
+#include "base/l10n.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -539,10 +540,11 @@ static char *describe(const struct problem *p, const struct test_case *tc)
 	struct strbuf sb = STRBUF_INIT;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
 		if (tc->args[a].type == VT_INT_ARRAY && tc->gen[a].generated) {
-			strbuf_addf(&sb, "a failing row of %zu value%s", tc->args[a].len, tc->args[a].len == 1 ? "" : "s");
+			strbuf_addf(&sb, P_("a failing row of %zu value", "a failing row of %zu values", tc->args[a].len),
+				    tc->args[a].len);
 			return strbuf_detach(&sb);
 		}
-	strbuf_addstr(&sb, "the failing test ");
+	strbuf_addstr(&sb, _("the failing test "));
 	test_case_format_call(&sb, p, tc);
 	return strbuf_detach(&sb);
 }
@@ -553,7 +555,7 @@ static struct shrunk_input *start_from(const struct problem_result *pr, int k)
 	const struct test_result *t = &pr->tests[k];
 	struct shrunk_input *f = xcalloc(1, sizeof(*f));
 	f->from_case = k;
-	f->from = describe(pr->problem, t->tc);
+	f->from = L10N(describe(pr->problem, t->tc));
 	f->tc.func = t->tc->func;
 	f->tc.group = t->tc->group;
 	f->tc.line = t->tc->line;

@@ -262,6 +262,10 @@ static void emit_group(struct emitter *x, const struct engine *e, int pi, int g,
 		key(x, "hint");
 		scalar(x, grp->hint, false);
 	}
+	if (grp->hint_ko) {
+		key(x, "hint_ko");
+		scalar(x, grp->hint_ko, false);
+	}
 	key(x, "limits");
 	emit_limits(x, e, pi, g, cal);
 	key(x, "cases");
@@ -295,6 +299,10 @@ static void emit_language(struct emitter *x, const struct engine *e, int pi, con
 		if (p->groups[g].hint) {
 			key(x, "hint");
 			scalar(x, p->groups[g].hint, false);
+		}
+		if (p->groups[g].hint_ko) {
+			key(x, "hint_ko");
+			scalar(x, p->groups[g].hint_ko, false);
 		}
 		key(x, "limits");
 		emit_limits(x, e, pi, g, cal);
@@ -394,7 +402,8 @@ static int verify(const struct engine *e, int pi, const struct problem *q, const
 		b = &q->groups[qg++];
 		if (strcmp(a->name, b->name) || b->visibility != VIS_PUBLIC || a->scoring != b->scoring ||
 		    a->points != b->points || a->ncases != b->ncases || !a->hint != !b->hint ||
-		    (a->hint && strcmp(a->hint, b->hint)) || b->limits.cpu_ms != packed_cpu_ms(e, pi, g) ||
+		    (a->hint && strcmp(a->hint, b->hint)) || !a->hint_ko != !b->hint_ko ||
+		    (a->hint_ko && strcmp(a->hint_ko, b->hint_ko)) || b->limits.cpu_ms != packed_cpu_ms(e, pi, g) ||
 		    b->limits.calibration_ms != calibration_of(cal, p->lang) ||
 		    a->limits.memory_mb != b->limits.memory_mb || a->limits.output_kb != b->limits.output_kb) {
 			strbuf_addf(err, "%s: group '%s' does not read back as written", q->path, a->name);

@@ -574,14 +574,44 @@ cleanup:
 }
 
 /*
+ * A group's hint: hint (English) and hint_ko (Korean), or hints: {en: ..., ko: ...}; either form, not both.
+ */
+static int load_hints(struct loader *ld, struct group *g, yaml_node_t *hint, yaml_node_t *hint_ko, yaml_node_t *hints)
+{
+	static const char *const keys[] = { "en", "ko", NULL };
+	yaml_node_t *v[2];
+
+	if (hints) {
+		if (hint || hint_ko)
+			return fail(ld, hints, "give hints: {en, ko} or hint: and hint_ko:, not both");
+		if (read_mapping(ld, hints, "hints", keys, v) < 0 || require(ld, hints, v[0], "en", "hints") < 0)
+			return -1;
+		hint = v[0];
+		hint_ko = v[1];
+	}
+	if (hint_ko && !hint)
+		return fail(ld, hint_ko, "hint_ko: translates hint:, which is missing");
+	if (hint && get_string(ld, hint, "hint", &g->hint) < 0)
+		return -1;
+	if (hint_ko && get_string(ld, hint_ko, "hint_ko", &g->hint_ko) < 0)
+		return -1;
+	if (hint && !hint_ko) {
+		/* a language's own English hint replaces the group's: so does its (lack of) translation */
+		free(g->hint_ko);
+		g->hint_ko = NULL;
+	}
+	return 0;
+}
+
+/*
  * What the language being loaded changes in group g: its limits (on
  * top of the group's; *limits becomes that node, for messages), its
  * cases (instead of the group's) and its hint (advice in that language).
  */
 static int group_override(struct loader *ld, struct group *g, yaml_node_t **limits, yaml_node_t **cases)
 {
-	static const char *const keys[] = { "limits", "cases", "hint", NULL };
-	yaml_node_t *v[3];
+	static const char *const keys[] = { "limits", "cases", "hint", "hint_ko", "hints", NULL };
+	yaml_node_t *v[5];
 	if (!ld->lang_groups)
 		return 0;
 	for (yaml_node_pair_t *pr = ld->lang_groups->data.mapping.pairs.start; pr < ld->lang_groups->data.mapping.pairs.top;
@@ -594,7 +624,7 @@ static int group_override(struct loader *ld, struct group *g, yaml_node_t **limi
 			return -1;
 		if (v[0] && load_limits(ld, v[0], &g->limits, "group limits") < 0)
 			return -1;
-		if (v[2] && get_string(ld, v[2], "hint", &g->hint) < 0)
+		if (load_hints(ld, g, v[2], v[3], v[4]) < 0)
 			return -1;
 		if (v[0])
 			*limits = v[0];
@@ -607,8 +637,8 @@ static int group_override(struct loader *ld, struct group *g, yaml_node_t **limi
 static int load_group(struct loader *ld, yaml_node_t *n, int index)
 {
 	static const char *const keys[] = { "name", "visibility", "scoring", "points", "hint",
-					    "limits", "cases", NULL };
-	yaml_node_t *v[7];
+					    "limits", "cases", "hint_ko", "hints", NULL };
+	yaml_node_t *v[9];
 	struct problem *p = ld->p;
 	struct group *g = &p->groups[index];
 
@@ -643,7 +673,7 @@ static int load_group(struct loader *ld, yaml_node_t *n, int index)
 	}
 	if (get_number(ld, v[3], "points", &g->points) < 0)
 		return -1;
-	if (v[4] && get_string(ld, v[4], "hint", &g->hint) < 0)
+	if (load_hints(ld, g, v[4], v[7], v[8]) < 0)
 		return -1;
 	if (v[5] && load_limits(ld, v[5], &g->limits, "group limits") < 0)
 		return -1;
@@ -1226,6 +1256,7 @@ void problem_release(struct problem *p)
 	for (int i = 0; i < p->ngroups; i++) {
 		free(p->groups[i].name);
 		free(p->groups[i].hint);
+		free(p->groups[i].hint_ko);
 	}
 	free(p->groups);
 	for (int k = 0; k < p->ncases; k++) {
@@ -1430,7 +1461,8 @@ unsigned problem_group_differs(const struct problem *a, const struct problem *b,
 		own |= GROUP_OWN_LIMITS;
 	if (!same_cases(a, x, b, y))
 		own |= GROUP_OWN_CASES;
-	if (!x->hint != !y->hint || (x->hint && strcmp(x->hint, y->hint)))
+	if (!x->hint != !y->hint || (x->hint && strcmp(x->hint, y->hint)) || !x->hint_ko != !y->hint_ko ||
+	    (x->hint_ko && strcmp(x->hint_ko, y->hint_ko)))
 		own |= GROUP_OWN_HINT;
 	return own;
 }

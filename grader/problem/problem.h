@@ -81,6 +81,8 @@ struct group {
 	enum scoring scoring;
 	double points;           /* per test (sum) or for the whole group (all-or-nothing) */
 	char *hint;              /* shown on failure; may be NULL */
+	char *hint_ko;           /* the hint in Korean (hint_ko:, or hints: {en, ko}), for Korean reports (l10n.h);
+				  * NULL: the English one; set only with hint */
 	struct limits limits;    /* effective limits */
 	int first_case, ncases;  /* cases[first_case .. first_case + ncases) */
 };

@@ -1,21 +1,22 @@
 /* report.c - the table of report formats and what every writer shares */
 #include "report/report.h"
 #include "base/text.h"
+#include "base/l10n.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 const struct report_format report_formats[] = {
-	{ "text", "a report for students (default)", report_text },
-	{ "json", "the machine-readable contract", report_json },
-	{ "gradescope", "Gradescope's results.json", report_gradescope },
-	{ "junit", "JUnit XML (GitLab, GitHub test reporters)", report_junit },
-	{ "tap", "TAP version 13 (prove)", report_tap },
-	{ "github", "GitHub Actions annotations (+ $GITHUB_STEP_SUMMARY)", report_github },
-	{ "markdown", "a Markdown summary (step summaries, MR comments)", report_markdown },
-	{ "classroom", "GitHub Classroom's autograding result (base64 JSON)", report_classroom },
-	{ "prairielearn", "PrairieLearn's external grading results.json", report_prairielearn },
-	{ NULL, NULL, NULL },
+	{ "text", "a report for students (default)", report_text, true },
+	{ "json", "the machine-readable contract", report_json, false },
+	{ "gradescope", "Gradescope's results.json", report_gradescope, false },
+	{ "junit", "JUnit XML (GitLab, GitHub test reporters)", report_junit, false },
+	{ "tap", "TAP version 13 (prove)", report_tap, false },
+	{ "github", "GitHub Actions annotations (+ $GITHUB_STEP_SUMMARY)", report_github, false },
+	{ "markdown", "a Markdown summary (step summaries, MR comments)", report_markdown, true },
+	{ "classroom", "GitHub Classroom's autograding result (base64 JSON)", report_classroom, false },
+	{ "prairielearn", "PrairieLearn's external grading results.json", report_prairielearn, false },
+	{ NULL, NULL, NULL, false },
 };
 
 const struct report_format *report_find(const char *name)
@@ -34,22 +35,25 @@ void report_describe(struct strbuf *sb, const struct problem *p, const struct vi
 		return;
 	test_case_format_call(sb, p, t->tc);
 	if (t->verdict == V_WRONG_ANSWER && t->has_actual && t->has_expected) {
-		strbuf_addstr(sb, " returned ");
-		problem_format_answer(sb, p, t->tc->func, t->actual);
-		strbuf_addstr(sb, ", expected ");
-		problem_format_answer(sb, p, t->tc->func, t->expected);
+		struct strbuf a = STRBUF_INIT, e = STRBUF_INIT;
+		problem_format_answer(&a, p, t->tc->func, t->actual);
+		problem_format_answer(&e, p, t->tc->func, t->expected);
+		/* TRANSLATORS: after a call: "AcanWin(3) returned false, expected true" */
+		strbuf_addf(sb, _(" returned %s, expected %s"), a.buf, e.buf);
+		strbuf_release(&a);
+		strbuf_release(&e);
 	} else {
 		strbuf_addstr(sb, ": ");
-		text_clean(sb, vt->message, 0);
+		text_clean(sb, view_message(vt), 0);
 	}
 }
 
 void report_passed(struct strbuf *sb, const struct view_group *g)
 {
 	if (!g->listed && g->group->scoring == SCORE_ALL_OR_NOTHING && g->tally.passed < g->tally.tests)
-		strbuf_addf(sb, "not all of %d passed", g->tally.tests);
+		strbuf_addf(sb, _("not all of %d passed"), g->tally.tests);
 	else
-		strbuf_addf(sb, "%d of %d passed", g->tally.passed, g->tally.tests);
+		strbuf_addf(sb, _("%d of %d passed"), g->tally.passed, g->tally.tests);
 }
 
 void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_problem *vp)
@@ -60,35 +64,39 @@ void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_pr
 	test_case_format_call(what, p, &s->tc);
 	strbuf_addstr(what, ": ");
 	if (s->verdict == V_WRONG_ANSWER && s->has_actual && s->has_expected) {
-		strbuf_addstr(what, "expected ");
-		problem_format_answer(what, p, s->tc.func, s->expected);
-		strbuf_addstr(what, ", returned ");
-		problem_format_answer(what, p, s->tc.func, s->actual);
+		struct strbuf a = STRBUF_INIT, e = STRBUF_INIT;
+		problem_format_answer(&a, p, s->tc.func, s->actual);
+		problem_format_answer(&e, p, s->tc.func, s->expected);
+		strbuf_addf(what, _("expected %s, returned %s"), e.buf, a.buf);
+		strbuf_release(&a);
+		strbuf_release(&e);
 	} else {
 		/* a run error's message may quote the program (a Python exception): cleaned, its first line */
 		struct strbuf why = STRBUF_INIT;
 		if (s->message)
-			text_clean(&why, s->message, 0);
+			text_clean(&why, l10n_message(s->message), 0);
 		why.buf[strcspn(why.buf, "\n")] = '\0';
 		strbuf_addf(what, "%s%s%s", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
 		strbuf_release(&why);
 	}
 	if (!s->runs) {
-		strbuf_addf(how, "%s: its generator draws no smaller input", s->from);
+		strbuf_addf(how, _("%s: its generator draws no smaller input"), l10n_message(s->from));
 		return;
 	}
 	if (s->steps)
-		strbuf_addf(how, "shrunk from %s; ", s->from);
+		strbuf_addf(how, _("shrunk from %s; "), l10n_message(s->from));
 	else
-		strbuf_addf(how, "%s itself: no smaller input failed; ", s->from);
-	strbuf_addf(how, "%d input%s tried in %.1f s, budget %d inputs or %.0f s%s", s->runs, s->runs == 1 ? "" : "s",
-		    s->seconds, s->budget_runs, s->budget_seconds, s->budget_spent ? ", spent: a smaller one may exist" : "");
+		strbuf_addf(how, _("%s itself: no smaller input failed; "), l10n_message(s->from));
+	strbuf_addf(how, P_("%d input tried in %.1f s", "%d inputs tried in %.1f s", s->runs), s->runs, s->seconds);
+	strbuf_addf(how, _(", budget %d inputs or %.0f s"), s->budget_runs, s->budget_seconds);
+	if (s->budget_spent)
+		strbuf_addstr(how, _(", spent: a smaller one may exist"));
 }
 
 void report_size(struct strbuf *sb, unsigned long long bytes)
 {
 	if (bytes < 1024)
-		strbuf_addf(sb, "%llu byte%s", bytes, bytes == 1 ? "" : "s");
+		strbuf_addf(sb, P_("%llu byte", "%llu bytes", bytes), bytes);
 	else if (bytes < 1024 * 1024)
 		strbuf_addf(sb, "%.1f KiB", bytes / 1024.0);
 	else
@@ -100,17 +108,26 @@ bool report_left_out(struct strbuf *sb, const struct view_problem *vp)
 	if (!vp->output_left_out && !vp->messages_cut)
 		return false;
 	if (vp->output_left_out) {
-		strbuf_addf(sb, "output of %d test%s not shown (", vp->output_left_out,
-			    vp->output_left_out == 1 ? "" : "s");
+		strbuf_addf(sb, P_("output of %d test not shown (", "output of %d tests not shown (", vp->output_left_out),
+			    vp->output_left_out);
 		report_size(sb, vp->output_left_out_bytes);
 		strbuf_addstr(sb, ")");
 	}
 	if (vp->messages_cut)
-		strbuf_addf(sb, "%s%d long message%s cut to a line", vp->output_left_out ? "; " : "", vp->messages_cut,
-			    vp->messages_cut == 1 ? "" : "s");
-	strbuf_addf(sb, ": reports show at most %d KiB of captured output and messages per problem",
+	{
+		strbuf_addstr(sb, vp->output_left_out ? "; " : "");
+		strbuf_addf(sb, P_("%d long message cut to a line", "%d long messages cut to a line", vp->messages_cut),
+			    vp->messages_cut);
+	}
+	strbuf_addf(sb, _(": reports show at most %d KiB of captured output and messages per problem"),
 		    VIEW_OUTPUT_BUDGET / 1024);
 	return true;
+}
+
+const char *report_hint(const struct group *g)
+{
+	/* Korean is the one translation (po/): a report in the students' language is a Korean one */
+	return l10n_speaking() && g->hint_ko ? g->hint_ko : g->hint;
 }
 
 void report_title(struct strbuf *sb, const struct problem *p)
@@ -150,7 +167,7 @@ static void add_failure(struct strbuf *sb, const struct problem *p, const struct
 	if (vt->output) {
 		struct strbuf clean = STRBUF_INIT;
 		bool cut = text_clean(&clean, vt->output, OUTPUT_SHOWN) || vt->output_cut;
-		strbuf_addf(sb, "    your program printed %llu bytes%s:\n", t->output_total, cut ? " (cut short)" : "");
+		strbuf_addf(sb, _("    your program printed %llu bytes%s:\n"), t->output_total, cut ? _(" (cut short)") : "");
 		for (const char *s = clean.buf; *s;) {
 			size_t l = strcspn(s, "\n");
 			strbuf_addf(sb, "    | %.*s\n", (int)l, s);
@@ -158,7 +175,7 @@ static void add_failure(struct strbuf *sb, const struct problem *p, const struct
 		}
 		strbuf_release(&clean);
 	} else if (vt->output_left_out) {
-		strbuf_addf(sb, "    your program printed %llu bytes (not shown: the output budget is spent)\n",
+		strbuf_addf(sb, _("    your program printed %llu bytes (not shown: the output budget is spent)\n"),
 			    t->output_total);
 	}
 }
@@ -173,21 +190,22 @@ void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
 
 	if (vp->build_verdict != V_CORRECT) {
 		if (first_group && vp->build_message) {
-			text_clean(sb, vp->build_message, 0);
+			text_clean(sb, l10n_message(vp->build_message), 0);
 			strbuf_addch(sb, '\n');
 		} else {
 			strbuf_addf(sb, "%s: %s.\n", vp->source ? vp->source : p->source, verdict_words(vp->build_verdict));
 		}
-		strbuf_addf(sb, "None of the %d tests of this group could run.\n", vg->tally.tests);
+		strbuf_addf(sb, _("None of the %d tests of this group could run.\n"), vg->tally.tests);
 		return;
 	}
 	if (vg->listed) {
-		strbuf_addf(sb, "%d of %d tests passed", vg->tally.passed, vg->tally.tests);
+		strbuf_addf(sb, _("%d of %d tests passed"), vg->tally.passed,
+			    vg->tally.tests);
 	} else {
-		strbuf_addstr(sb, "Hidden tests: ");
+		strbuf_addstr(sb, _("Hidden tests: "));
 		report_passed(sb, vg);
 	}
-	strbuf_addf(sb, " (%s).\n", grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing" : "points per test");
+	strbuf_addf(sb, " (%s).\n", grp->scoring == SCORE_ALL_OR_NOTHING ? _("all or nothing") : _("points per test"));
 	if (vg->tally.failed && vg->listed)
 		strbuf_addch(sb, '\n');
 	for (int k = 0; k < vg->ntests; k++) {
@@ -198,14 +216,15 @@ void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
 			add_failure(sb, p, vt);
 	}
 	if (shown > FAILURES_SHOWN)
-		strbuf_addf(sb, "... and %d more failing tests.\n", shown - FAILURES_SHOWN);
+		strbuf_addf(sb, _("... and %d more failing tests.\n"), shown - FAILURES_SHOWN);
 	if (vg->tally.skipped)
-		strbuf_addf(sb, "%d test%s not run: an earlier test of this all-or-nothing group failed.\n",
-			    vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
+		strbuf_addf(sb, P_("%d test not run: an earlier test of this all-or-nothing group failed.\n",
+				   "%d tests not run: an earlier test of this all-or-nothing group failed.\n", vg->tally.skipped),
+			    vg->tally.skipped);
 	if (!vg->listed && vg->tally.passed < vg->tally.tests)
-		strbuf_addstr(sb, "Hidden tests show only how many passed.\n");
+		strbuf_addstr(sb, _("Hidden tests show only how many passed.\n"));
 	if (vg->tally.passed < vg->tally.tests && grp->hint)
-		strbuf_addf(sb, "\nHint: %s\n", grp->hint);
+		strbuf_addf(sb, _("\nHint: %s\n"), report_hint(grp));
 }
 
 void report_problem_lines(struct strbuf *sb, const struct view *v)
@@ -221,11 +240,16 @@ void report_problem_lines(struct strbuf *sb, const struct view *v)
 		if (vp->build_verdict != V_CORRECT)
 			strbuf_addf(sb, " (%s)\n", verdict_words(vp->build_verdict));
 		else
-			strbuf_addf(sb, " (%d of %d tests passed)\n", vp->tally.passed, vp->tally.tests);
+		{
+			strbuf_addstr(sb, " (");
+			strbuf_addf(sb, _("%d of %d tests passed"), vp->tally.passed,
+				    vp->tally.tests);
+			strbuf_addstr(sb, ")\n");
+		}
 		if (report_left_out(sb, vp))
 			strbuf_addch(sb, '\n');
 	}
 	if (v->internal_error)
-		strbuf_addstr(sb, "Some tests could not be judged because of a problem in the grader, not in your "
-				  "code: please tell your instructor.\n");
+		strbuf_addstr(sb, _("Some tests could not be judged because of a problem in the grader, not in your "
+				    "code: please tell your instructor.\n"));
 }

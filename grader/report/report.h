@@ -40,7 +40,11 @@ struct report_format {
 	const char *name;
 	const char *description;
 	report_writer write;
+	bool localised;   /* written in the students' language (l10n.h): prose for people, never a machine format */
 };
+
+/* A group's hint in the language being written (l10n.h): its hint_ko in a Korean report, else its hint. */
+const char *report_hint(const struct group *g);
 
 /* The format called name, or NULL. */
 const struct report_format *report_find(const char *name);

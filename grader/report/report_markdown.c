@@ -15,6 +15,7 @@
 #include "report/report.h"
 #include "judge/growth.h"
 #include "base/text.h"
+#include "base/l10n.h"
 
 #include <string.h>
 
@@ -92,18 +93,22 @@ static void failure_table(struct strbuf *sb, const struct view_problem *vp)
 			continue;
 		}
 		if (!shown)
-			strbuf_addstr(sb, "| test | verdict | details |\n|---|---|---|\n");
+		{
+			/* TRANSLATORS: the header of the Markdown table of failing tests */
+			strbuf_addf(sb, "| %s | %s | %s |\n|---|---|---|\n", _("test"), _("verdict"), _("details"));
+		}
 		strbuf_addstr(sb, "| ");
 		inline_text(sb, vt->t->tc->name, 0);
 		strbuf_addf(sb, " | %s | ", verdict_words(vt->t->verdict));
 		report_describe(&d, vp->problem, vt);
 		inline_text(sb, d.buf, 0);
 		if (vt->output) {
-			strbuf_addstr(sb, "<br>printed: <code>");
+			strbuf_addf(sb, "<br>%s <code>", _("printed:"));
 			inline_text(sb, vt->output, OUTPUT_SHOWN);
 			strbuf_addstr(sb, "</code>");
 		} else if (vt->output_left_out) {
-			strbuf_addf(sb, "<br>printed %llu bytes (not shown: output budget spent)", vt->t->output_total);
+			strbuf_addstr(sb, "<br>");
+			strbuf_addf(sb, _("printed %llu bytes (not shown: output budget spent)"), vt->t->output_total);
 		}
 		strbuf_addstr(sb, " |\n");
 		strbuf_release(&d);
@@ -112,7 +117,7 @@ static void failure_table(struct strbuf *sb, const struct view_problem *vp)
 	if (shown)
 		strbuf_addch(sb, '\n');
 	if (more)
-		strbuf_addf(sb, "... and %d more failing tests (the text or JSON report lists them).\n\n", more);
+		strbuf_addf(sb, _("... and %d more failing tests (the text or JSON report lists them).\n\n"), more);
 }
 
 static void problem_details(struct strbuf *sb, const struct view_problem *vp)
@@ -130,14 +135,14 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 	if (vp->build_verdict != V_CORRECT) {
 		strbuf_addf(sb, "**%s**\n\n", verdict_words(vp->build_verdict));
 		if (vp->build_message)
-			pre_text(sb, vp->build_message, BUILD_SHOWN);
+			pre_text(sb, l10n_message(vp->build_message), BUILD_SHOWN);
 		strbuf_addstr(sb, "</details>\n\n");
 		return;
 	}
 	if (vp->shrunk) {
 		struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
 		report_shrunk(&what, &how, vp);
-		strbuf_addstr(sb, "**smallest failing input found:** ");
+		strbuf_addf(sb, "**%s** ", _("smallest failing input found:"));
 		inline_text(sb, what.buf, 0);
 		strbuf_addstr(sb, "<br><sub>");
 		inline_text(sb, how.buf, 0);
@@ -150,16 +155,17 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 		const struct view_group *vg = &vp->groups[g];
 		struct strbuf passed = STRBUF_INIT;
 		report_passed(&passed, vg);
-		strbuf_addf(sb, "- %s group <b>", vg->tally.passed == vg->tally.tests ? "✅" : "❌");
+		/* TRANSLATORS: "- ✅ group <b>small</b>: 40 of 40 passed": the word before a group's name */
+		strbuf_addf(sb, "- %s %s <b>", vg->tally.passed == vg->tally.tests ? "✅" : "❌", _("group"));
 		inline_text(sb, vg->group->name, 0);
-		strbuf_addf(sb, "</b>%s: %s, ", vg->group->visibility == VIS_HIDDEN ? " (hidden)" : "", passed.buf);
+		strbuf_addf(sb, "</b>%s: %s, ", vg->group->visibility == VIS_HIDDEN ? _(" (hidden)") : "", passed.buf);
 		strbuf_release(&passed);
 		score(sb, vg->tally.score, vg->tally.max_score);
 		if (vg->tally.skipped)
-			strbuf_addf(sb, "; %d not run after an earlier failure (all or nothing)", vg->tally.skipped);
+			strbuf_addf(sb, _("; %d not run after an earlier failure (all or nothing)"), vg->tally.skipped);
 		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
-			strbuf_addstr(sb, "<br>hint: ");
-			inline_text(sb, vg->group->hint, 0);
+			strbuf_addf(sb, "<br>%s ", _("hint:"));
+			inline_text(sb, report_hint(vg->group), 0);
 		}
 		strbuf_addch(sb, '\n');
 	}
@@ -169,8 +175,8 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 		strbuf_addstr(sb, "\n");
 	}
 	if (vp->growth) {
-		strbuf_addstr(sb, "\n**growth:** ");
-		inline_text(sb, vp->growth->sentence, 0);
+		strbuf_addf(sb, "\n**%s** ", _("growth:"));
+		inline_text(sb, l10n_message(vp->growth->sentence), 0);
 		strbuf_addstr(sb, "\n");
 	}
 	strbuf_release(&note);
@@ -181,10 +187,13 @@ int report_markdown(FILE *out, const struct view *v, const struct report_options
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, "## Grading results: ");
+	strbuf_addf(&sb, "## %s ", _("Grading results:"));
 	score(&sb, v->score, v->max_score);
-	strbuf_addf(&sb, "\n\n%d of %d tests passed.\n\n", v->tally.passed, v->tally.tests);
-	strbuf_addstr(&sb, "| | problem | score | tests passed |\n|---|---|---:|---:|\n");
+	strbuf_addstr(&sb, "\n\n");
+	strbuf_addf(&sb, _("%d of %d tests passed."), v->tally.passed, v->tally.tests);
+	strbuf_addstr(&sb, "\n\n");
+	/* TRANSLATORS: the header of the Markdown score table */
+	strbuf_addf(&sb, "| | %s | %s | %s |\n|---|---|---:|---:|\n", _("problem"), _("score"), _("tests passed"));
 	for (int i = 0; i < v->nproblems; i++) {
 		const struct view_problem *vp = &v->problems[i];
 		strbuf_addf(&sb, "| %s | ", vp->tally.passed == vp->tally.tests ? "✅" : "❌");
@@ -196,7 +205,11 @@ int report_markdown(FILE *out, const struct view *v, const struct report_options
 		if (vp->build_verdict != V_CORRECT)
 			strbuf_addf(&sb, " | %s |\n", verdict_words(vp->build_verdict));
 		else
-			strbuf_addf(&sb, " | %d of %d |\n", vp->tally.passed, vp->tally.tests);
+		{
+			strbuf_addstr(&sb, " | ");
+			strbuf_addf(&sb, _("%d of %d"), vp->tally.passed, vp->tally.tests);
+			strbuf_addstr(&sb, " |\n");
+		}
 	}
 	strbuf_addch(&sb, '\n');
 	for (int i = 0; i < v->nproblems; i++) {
@@ -205,8 +218,9 @@ int report_markdown(FILE *out, const struct view *v, const struct report_options
 			problem_details(&sb, vp);
 	}
 	if (v->internal_error)
-		strbuf_addstr(&sb, "> **Note:** some tests could not be judged because of a problem in the grader, "
-				   "not in your code (verdict judge-error).\n\n");
+		strbuf_addf(&sb, "> **%s** %s\n\n", _("Note:"),
+			    _("some tests could not be judged because of a problem in the grader, not in your code "
+			      "(verdict judge-error)."));
 	strbuf_addf(&sb, "<sub>grader %s</sub>\n", o->version ? o->version : "");
 	fputs(sb.buf, out);
 	strbuf_release(&sb);

@@ -25,6 +25,7 @@
 #include "report/report.h"
 #include "judge/growth.h"
 #include "base/text.h"
+#include "base/l10n.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,10 +87,13 @@ static bool print_quoted(FILE *out, const char *indent, const char *text, size_t
 	return cut;
 }
 
-/* Trusted prose (hints) after a label, wrapped at WRAP_WIDTH; invisible: bytes of the label that take no column. */
+/*
+ * Trusted prose (hints) after a label, wrapped at WRAP_WIDTH display columns (Hangul takes two: text_width);
+ * invisible: bytes of the label that take no column.
+ */
 static void print_wrapped(FILE *out, const char *indent, const char *label, const char *text, size_t invisible)
 {
-	size_t start = strlen(indent), col = start + strlen(label) - invisible;
+	size_t start = text_width(indent), col = start + text_width(label) - invisible;
 	bool first = true;
 
 	fprintf(out, "%s%s", indent, label);
@@ -100,7 +104,7 @@ static void print_wrapped(FILE *out, const char *indent, const char *label, cons
 		w = strcspn(text, " \n");
 		if (!w)
 			break;
-		if (!first && col + 1 + w > WRAP_WIDTH) {
+		if (!first && col + 1 + text_width_n(text, w) > WRAP_WIDTH) {
 			fprintf(out, "\n%s    ", indent);
 			col = start + 4;
 		} else {
@@ -108,7 +112,7 @@ static void print_wrapped(FILE *out, const char *indent, const char *label, cons
 			col++;
 		}
 		fprintf(out, "%.*s", (int)w, text);
-		col += w;
+		col += text_width_n(text, w);
 		text += w;
 		first = false;
 	}
@@ -122,7 +126,7 @@ static void print_wrapped(FILE *out, const char *indent, const char *label, cons
  */
 static void print_why(FILE *out, const char *label, const char *indent, const char *text)
 {
-	size_t l = strcspn(text, "\n"), col = strlen(label);
+	size_t l = strcspn(text, "\n"), col = text_width(label);
 	bool first = true;
 
 	fputs(label, out);
@@ -133,15 +137,15 @@ static void print_why(FILE *out, const char *label, const char *indent, const ch
 		w = strcspn(text + i, " \n");
 		if (!w)
 			break;
-		if (!first && col + 1 + w > WRAP_WIDTH) {
+		if (!first && col + 1 + text_width_n(text + i, w) > WRAP_WIDTH) {
 			fprintf(out, "\n%s", indent);
-			col = strlen(indent);
+			col = text_width(indent);
 		} else if (!first) {
 			fputc(' ', out);
 			col++;
 		}
 		fprintf(out, "%.*s", (int)w, text + i);
-		col += w;
+		col += text_width_n(text + i, w);
 		i += w;
 		first = false;
 	}
@@ -164,45 +168,100 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= m && !strcmp(s + n - m, tail);
 }
 
+/* The labels of a failure's block, translated, and the column their values start at (display width). */
+struct labels {
+	const char *call, *expected, *returned, *why, *used, *printed;
+	size_t width;
+};
+
+static void get_labels(struct labels *l)
+{
+	/* TRANSLATORS: the labels of a failing test's block: "call: AcanWin(1)", "expected: true", ...; the
+	 * values line up after the widest label */
+	l->call = _("call:");
+	l->expected = _("expected:");
+	l->returned = _("returned:");
+	l->why = _("why:");
+	l->used = _("used:");
+	l->printed = _("printed:");
+	l->width = 0;
+	for (const char *const *s = &l->call; s <= &l->printed; s++)
+		if (text_width(*s) > l->width)
+			l->width = text_width(*s);
+}
+
+/* "      expected: " with the label padded to the labels' width (and one space). */
+static char *label(const struct labels *l, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, "      ");
+	text_pad(&sb, name, l->width + 1);
+	return strbuf_detach(&sb);
+}
+
 static void print_failure(FILE *out, const struct palette *c, const struct problem *p, const struct view_test *vt)
 {
 	const struct test_result *t = vt->t;
+	const char *msg = view_message(vt);
 	struct strbuf sb = STRBUF_INIT;
+	struct labels l;
+	char *lab, *under;
 
+	get_labels(&l);
+	under = xasprintf("%*s", (int)(l.width + 7), "");
 	test_case_format_call(&sb, p, t->tc);
 	/* an explicit test's name lacks its group: the group named as a generated test's name has it */
 	fprintf(out, "  %sx%s %s%s%s: %s%s%s\n", c->bad, c->off, strchr(t->tc->name, '/') ? "" : p->groups[t->tc->group].name,
 		strchr(t->tc->name, '/') ? "" : "/", t->tc->name, c->bold, verdict_words(t->verdict), c->off);
 	/* a long call (a row of thousands) is in the name already: printed once per test */
-	if (sb.len <= CALL_SHOWN_TWICE_MAX || !ends_with(t->tc->name, sb.buf))
-		fprintf(out, "      call:     %s\n", sb.buf);
+	if (sb.len <= CALL_SHOWN_TWICE_MAX || !ends_with(t->tc->name, sb.buf)) {
+		lab = label(&l, l.call);
+		fprintf(out, "%s%s\n", lab, sb.buf);
+		free(lab);
+	}
 	if (t->has_expected) {
 		strbuf_reset(&sb);
 		problem_format_answer(&sb, p, t->tc->func, t->expected);
-		fprintf(out, "      expected: %s\n", sb.buf);
+		lab = label(&l, l.expected);
+		fprintf(out, "%s%s\n", lab, sb.buf);
+		free(lab);
 	}
 	if (t->has_actual) {
 		strbuf_reset(&sb);
 		problem_format_answer(&sb, p, t->tc->func, t->actual);
-		fprintf(out, "      returned: %s\n", sb.buf);
+		lab = label(&l, l.returned);
+		fprintf(out, "%s%s\n", lab, sb.buf);
+		free(lab);
 	}
 	/* a wrong answer's message starts with the two values shown above; what follows is advice (diagnose.h) */
+	lab = label(&l, l.why);
 	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual))
-		print_why(out, "      why:      ", "                ", vt->message);
-	else if (t->message && strchr(vt->message, '\n'))
-		print_why(out, "      why:      ", "                ", strchr(vt->message, '\n') + 1);
-	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT)
-		fprintf(out, "      used:     %u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)\n", t->time_ms,
+		print_why(out, lab, under, msg);
+	else if (t->message && strchr(msg, '\n'))
+		print_why(out, lab, under, strchr(msg, '\n') + 1);
+	free(lab);
+	if (t->verdict == V_TIMELIMIT || t->verdict == V_MEMORY_LIMIT) {
+		lab = label(&l, l.used);
+		fprintf(out, "%s", lab);
+		fprintf(out, _("%u ms CPU (limit %u ms), %.1f MiB at most (limit %u MiB)"), t->time_ms,
 			t->limit_ms, t->peak_kb / 1024.0, p->groups[t->tc->group].limits.memory_mb);
-	if (vt->output) {
-		fprintf(out, "      printed:  %llu byte%s%s\n", t->output_total, t->output_total == 1 ? "" : "s",
-			t->output_total ? ":" : "");
-		if (print_quoted(out, "        ", vt->output, VIEW_OUTPUT_MAX, OUTPUT_LINES_SHOWN) || vt->output_cut)
-			fprintf(out, "        %s[... not all shown]%s\n", c->dim, c->off);
-	} else if (vt->output_left_out) {
-		fprintf(out, "      printed:  %llu byte%s %s(not shown: the report's output budget for this problem is spent)%s\n",
-			t->output_total, t->output_total == 1 ? "" : "s", c->dim, c->off);
+		fputc('\n', out);
+		free(lab);
 	}
+	lab = label(&l, l.printed);
+	if (vt->output) {
+		fprintf(out, "%s", lab);
+		fprintf(out, P_("%llu byte", "%llu bytes", t->output_total), t->output_total);
+		fprintf(out, "%s\n", t->output_total ? ":" : "");
+		if (print_quoted(out, "        ", vt->output, VIEW_OUTPUT_MAX, OUTPUT_LINES_SHOWN) || vt->output_cut)
+			fprintf(out, "        %s%s%s\n", c->dim, _("[... not all shown]"), c->off);
+	} else if (vt->output_left_out) {
+		fprintf(out, "%s", lab);
+		fprintf(out, P_("%llu byte", "%llu bytes", t->output_total), t->output_total);
+		fprintf(out, " %s%s%s\n", c->dim, _("(not shown: the report's output budget for this problem is spent)"), c->off);
+	}
+	free(lab);
+	free(under);
 	strbuf_release(&sb);
 }
 
@@ -212,14 +271,14 @@ static void print_shrunk(FILE *out, const struct palette *c, const struct view_p
 	struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
 
 	report_shrunk(&what, &how, vp);
-	fprintf(out, "  %ssmallest failing input found:%s %s\n    (%s)\n", c->bold, c->off, what.buf, how.buf);
+	fprintf(out, "  %s%s%s %s\n    (%s)\n", c->bold, _("smallest failing input found:"), c->off, what.buf, how.buf);
 	strbuf_release(&what);
 	strbuf_release(&how);
 }
 
 static void print_build_failure(FILE *out, const struct palette *c, const struct view_problem *vp)
 {
-	const char *msg = vp->build_message, *words = verdict_words(vp->build_verdict);
+	const char *msg = l10n_message(vp->build_message), *words = verdict_words(vp->build_verdict);
 	if (msg) {
 		/* the message's first line says what happened; the rest is the compiler's */
 		size_t l = strcspn(msg, "\n");
@@ -231,13 +290,15 @@ static void print_build_failure(FILE *out, const struct palette *c, const struct
 		else
 			fprintf(out, "  %s%s:%s %s\n", c->bad, words, c->off, first.buf);
 		if (msg[l] && print_quoted(out, "    ", msg + l + 1, 0, BUILD_LINES_SHOWN))
-			fprintf(out, "    %s[... more compiler output not shown]%s\n", c->dim, c->off);
+			fprintf(out, "    %s%s%s\n", c->dim, _("[... more compiler output not shown]"), c->off);
 		strbuf_release(&first);
 		free(head);
 	} else {
 		fprintf(out, "  %s%s%s\n", c->bad, words, c->off);
 	}
-	fprintf(out, "  none of its %d test%s could run\n", vp->tally.tests, vp->tally.tests == 1 ? "" : "s");
+	fputs("  ", out);
+	fprintf(out, P_("none of its %d test could run", "none of its %d tests could run", vp->tally.tests), vp->tally.tests);
+	fputc('\n', out);
 }
 
 /* "small (0.25 points per test): 6 of 40 passed, 1.5 / 10", its failures, its skipped tests. */
@@ -251,12 +312,15 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 
 	text_score(&points, grp->points);
 	report_passed(&passed, vg);
-	fprintf(out, "  %s%s%s (%s%s%s%s): %s%s%s, ", c->bold, grp->name, c->off,
-		grp->visibility == VIS_HIDDEN ? "hidden, " : "",
-		grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing, " : "", points.buf,
-		grp->points == 1 ? (grp->scoring == SCORE_ALL_OR_NOTHING ? " point" : " point per test")
-		: grp->scoring == SCORE_ALL_OR_NOTHING ? " points" : " points per test",
-		vg->tally.passed == vg->tally.tests ? c->ok : c->bad, passed.buf, c->off);
+	fprintf(out, "  %s%s%s (%s%s", c->bold, grp->name, c->off,
+		grp->visibility == VIS_HIDDEN ? _("hidden, ") : "",
+		grp->scoring == SCORE_ALL_OR_NOTHING ? _("all or nothing, ") : "");
+	/* TRANSLATORS: a group's points: "4 points" (all or nothing) or "0.25 points per test"; %s is the number */
+	if (grp->scoring == SCORE_ALL_OR_NOTHING)
+		fprintf(out, grp->points == 1 ? _("%s point") : _("%s points"), points.buf);
+	else
+		fprintf(out, grp->points == 1 ? _("%s point per test") : _("%s points per test"), points.buf);
+	fprintf(out, "): %s%s%s, ", vg->tally.passed == vg->tally.tests ? c->ok : c->bad, passed.buf, c->off);
 	print_score(out, c, vg->tally.score, vg->tally.max_score);
 	fputc('\n', out);
 	strbuf_release(&points);
@@ -265,7 +329,7 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 		const struct view_test *vt = &vg->tests[k];
 		if (vt->t->verdict == V_CORRECT) {
 			if (o->verbose)
-				fprintf(out, "  %sok%s %s (%u ms)\n", c->ok, c->off, vt->t->tc->name, vt->t->time_ms);
+				fprintf(out, "  %s%s%s %s (%u ms)\n", c->ok, _("ok"), c->off, vt->t->tc->name, vt->t->time_ms);
 			continue;
 		}
 		if (vt->t->verdict == V_SKIPPED)
@@ -279,12 +343,20 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 			not_shown++;
 		}
 	}
-	if (not_shown)
-		fprintf(out, "  %s... and %d more failing test%s in this group (-v lists them all)%s\n",
-			c->dim, not_shown, not_shown == 1 ? "" : "s", c->off);
-	if (vg->tally.skipped)
-		fprintf(out, "  %d test%s not run: an earlier test of this all-or-nothing group failed\n",
-			vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
+	if (not_shown) {
+		fprintf(out, "  %s", c->dim);
+		fprintf(out, P_("... and %d more failing test in this group (-v lists them all)",
+				"... and %d more failing tests in this group (-v lists them all)", not_shown),
+			not_shown);
+		fprintf(out, "%s\n", c->off);
+	}
+	if (vg->tally.skipped) {
+		fputs("  ", out);
+		fprintf(out, P_("%d test not run: an earlier test of this all-or-nothing group failed",
+				"%d tests not run: an earlier test of this all-or-nothing group failed", vg->tally.skipped),
+			vg->tally.skipped);
+		fputc('\n', out);
+	}
 }
 
 static void print_problem(FILE *out, const struct palette *c, const struct view_problem *vp,
@@ -301,16 +373,19 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 	fputc('\n', out);
 	if (vp->source_note) { /* it names files of the submission: untrusted bytes */
 		struct strbuf clean = STRBUF_INIT;
-		text_clean(&clean, vp->source_note, 0);
-		print_wrapped(out, "  ", "note:", clean.buf, 0);
+		text_clean(&clean, l10n_message(vp->source_note), 0);
+		print_wrapped(out, "  ", _("note:"), clean.buf, 0);
 		strbuf_release(&clean);
 	}
 	if (vp->startup_output) {
-		fprintf(out, "  printed while starting (%s's top-level code): %llu byte%s\n", vp->source ? vp->source : p->source,
-			vp->startup_total, vp->startup_total == 1 ? "" : "s");
+		fputs("  ", out);
+		fprintf(out, P_("printed while starting (%s's top-level code): %llu byte",
+				"printed while starting (%s's top-level code): %llu bytes", vp->startup_total),
+			vp->source ? vp->source : p->source, vp->startup_total);
+		fputc('\n', out);
 		if (print_quoted(out, "    ", vp->startup_output, VIEW_OUTPUT_MAX, OUTPUT_LINES_SHOWN) ||
 		    vp->startup_total > strlen(vp->startup_output))
-			fprintf(out, "    %s[... not all shown]%s\n", c->dim, c->off);
+			fprintf(out, "    %s%s%s\n", c->dim, _("[... not all shown]"), c->off);
 	}
 	if (vp->build_verdict != V_CORRECT) {
 		print_build_failure(out, c, vp);
@@ -321,60 +396,73 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 		print_shrunk(out, c, vp);
 	for (int g = 0; g < vp->ngroups; g++)
 		print_group(out, c, vp, g, &shown, o);
-	fprintf(out, "  passed %d of %d tests", vp->tally.passed, vp->tally.tests);
+	fputs("  ", out);
+	fprintf(out, _("passed %d of %d tests"), vp->tally.passed, vp->tally.tests);
 	if (vp->unlisted.tests)
-		fprintf(out, " (hidden tests: %d of %d passed)", vp->unlisted.passed, vp->unlisted.tests);
+		fprintf(out, _(" (hidden tests: %d of %d passed)"), vp->unlisted.passed, vp->unlisted.tests);
 	fputc('\n', out);
 	if (report_left_out(&note, vp))
-		print_wrapped(out, "  ", "note:", note.buf, 0);
+		print_wrapped(out, "  ", _("note:"), note.buf, 0);
 	if (vp->growth) {
-		char *label = xasprintf("%sgrowth:%s", c->bold, c->off);
-		print_wrapped(out, "  ", label, vp->growth->sentence, strlen(c->bold) + strlen(c->off));
+		char *label = xasprintf("%s%s%s", c->bold, _("growth:"), c->off);
+		print_wrapped(out, "  ", label, l10n_message(vp->growth->sentence), strlen(c->bold) + strlen(c->off));
 		free(label);
 	}
 	strbuf_release(&note);
 	for (int g = 0; g < vp->ngroups; g++) {
 		const struct view_group *vg = &vp->groups[g];
 		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
-			char *label = xasprintf("%shint (%s):%s", c->bold, vg->group->name, c->off);
-			print_wrapped(out, "  ", label, vg->group->hint, strlen(c->bold) + strlen(c->off));
+			char *label = xasprintf("%s", c->bold), *name = xasprintf(_("hint (%s):"), vg->group->name);
+			char *full = xasprintf("%s%s%s", label, name, c->off);
+			print_wrapped(out, "  ", full, report_hint(vg->group), strlen(c->bold) + strlen(c->off));
+			free(name);
+			free(full);
 			free(label);
 		}
 	}
 	fputc('\n', out);
 }
 
+/* The summary table: columns padded by display width (text_width), so Hangul titles line up. */
 static void print_summary(FILE *out, const struct palette *c, const struct view *v)
 {
-	int idw = 0, titlew = 0;
+	size_t idw = 0, titlew = 0;
 
 	for (int i = 0; i < v->nproblems; i++) {
 		const struct problem *p = v->problems[i].problem;
-		if ((int)strlen(p->id) > idw)
-			idw = (int)strlen(p->id);
-		if ((int)strlen(p->title) > titlew)
-			titlew = (int)strlen(p->title);
+		if (text_width(p->id) > idw)
+			idw = text_width(p->id);
+		if (text_width(p->title) > titlew)
+			titlew = text_width(p->title);
 	}
-	fprintf(out, "%sSummary%s\n", c->bold, c->off);
+	fprintf(out, "%s%s%s\n", c->bold, _("Summary"), c->off);
 	for (int i = 0; i < v->nproblems; i++) {
 		const struct view_problem *vp = &v->problems[i];
-		struct strbuf sc = STRBUF_INIT;
+		struct strbuf sc = STRBUF_INIT, row = STRBUF_INIT;
 		text_score(&sc, vp->score);
 		strbuf_addstr(&sc, " / ");
 		text_score(&sc, vp->max_score);
-		fprintf(out, "  %-*s  %-*s  %s%-12s%s  ", idw, vp->problem->id, titlew, vp->problem->title,
-			vp->score >= vp->max_score ? c->ok : c->bad, sc.buf, c->off);
+		strbuf_addstr(&row, "  ");
+		text_pad(&row, vp->problem->id, idw);
+		strbuf_addstr(&row, "  ");
+		text_pad(&row, vp->problem->title, titlew);
+		fprintf(out, "%s  %s%-12s%s  ", row.buf, vp->score >= vp->max_score ? c->ok : c->bad, sc.buf, c->off);
 		if (vp->build_verdict != V_CORRECT)
 			fprintf(out, "%s\n", verdict_words(vp->build_verdict));
-		else
-			fprintf(out, "%d of %d tests passed\n", vp->tally.passed, vp->tally.tests);
+		else {
+			fprintf(out, _("%d of %d tests passed"), vp->tally.passed,
+				vp->tally.tests);
+			fputc('\n', out);
+		}
 		strbuf_release(&sc);
+		strbuf_release(&row);
 	}
-	fprintf(out, "%sTotal:%s ", c->bold, c->off);
+	fprintf(out, "%s%s%s ", c->bold, _("Total:"), c->off);
 	print_score(out, c, v->score, v->max_score);
-	fprintf(out, "  (%d of %d tests passed", v->tally.passed, v->tally.tests);
+	fputs("  (", out);
+	fprintf(out, _("%d of %d tests passed"), v->tally.passed, v->tally.tests);
 	if (v->tally.remeasured)
-		fprintf(out, ", %d measured again near the time limit", v->tally.remeasured);
+		fprintf(out, _(", %d measured again near the time limit"), v->tally.remeasured);
 	if (v->elapsed_s >= 0)
 		fprintf(out, ", %.1f s", v->elapsed_s);
 	fputs(")\n", out);
@@ -388,7 +476,8 @@ int report_text(FILE *out, const struct view *v, const struct report_options *o)
 	struct strbuf sub = STRBUF_INIT;
 
 	text_clean(&sub, v->submission, 0);
-	fprintf(out, "Grading %s\n\n", sub.buf);
+	fprintf(out, _("Grading %s"), sub.buf);
+	fputs("\n\n", out);
 	strbuf_release(&sub);
 	for (int i = 0; i < v->nproblems; i++)
 		print_problem(out, c, &v->problems[i], o);
@@ -396,7 +485,7 @@ int report_text(FILE *out, const struct view *v, const struct report_options *o)
 	if (v->calibration)
 		fprintf(out, "%s\n", v->calibration);
 	if (v->internal_error)
-		fprintf(out, "%sSome tests could not be judged because of a problem in the grader, not in your "
-			"code: their verdict is judge-error.%s\n", c->bad, c->off);
+		fprintf(out, "%s%s%s\n", c->bad, _("Some tests could not be judged because of a problem in the grader, "
+						    "not in your code: their verdict is judge-error."), c->off);
 	return ferror(out) ? -1 : 0;
 }

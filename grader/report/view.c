@@ -6,6 +6,7 @@
 
 #include "judge/growth.h"
 #include "base/text.h"
+#include "base/l10n.h"
 
 /* Counts over a group whose tests are listed: the facts as they are. */
 static void tally_listed(struct view_tally *tl, const struct test_result *t)
@@ -109,6 +110,27 @@ static void give_message(struct view_test *vt, struct view_problem *vp, size_t *
 		}
 	}
 	vt->message = msg;
+	if (l10n_active()) {
+		/* the same message in the students' language, cut where the English one was (the budget counts English) */
+		char *local;
+		l10n_begin();
+		local = cleaned(t->message ? l10n_message(t->message) : verdict_words(t->verdict), 0, NULL);
+		l10n_end();
+		if (vt->message_cut) {
+			char *line = first_line(local);
+			free(local);
+			local = line;
+		}
+		if (strcmp(local, msg))
+			vt->message_local = local;
+		else
+			free(local);
+	}
+}
+
+const char *view_message(const struct view_test *vt)
+{
+	return vt->message_local && l10n_speaking() ? vt->message_local : vt->message;
 }
 
 /* The captured output of a test: shown while the budget lasts, else counted as left out. */
@@ -228,6 +250,7 @@ void view_release(struct view *v)
 		struct view_problem *vp = &v->problems[i];
 		for (int k = 0; k < vp->ntests; k++) {
 			free(vp->tests[k].message);
+			free(vp->tests[k].message_local);
 			free(vp->tests[k].output);
 		}
 		free(vp->tests);

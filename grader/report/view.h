@@ -70,10 +70,16 @@ struct view_tally {
 };
 
 /* One listed test. */
+struct view_test;
+/* vt's message in the language being written: its translation inside l10n_begin/l10n_end, else English. */
+const char *view_message(const struct view_test *vt);
+
 struct view_test {
 	const struct test_result *t;/* verdict, score, time, memory, values, output_total */
 	char *message;             /* why (cleaned), NULL when correct; the verdict in words when there is no message */
 	bool message_cut;          /* a long message cut to its first line (budget spent) */
+	char *message_local;       /* message in the students' language (l10n.h), cut alike, or NULL: the same
+				    * as message; read it through view_message() */
 	char *output;              /* captured output to show (cleaned, at most VIEW_OUTPUT_MAX), or NULL */
 	bool output_cut;           /* less is shown than the program printed (also when left out) */
 	bool output_left_out;      /* it printed, but the problem's budget was spent: output NULL */
