@@ -16,6 +16,7 @@
 
 #include "batch_class.h"
 #include "batch_student.h"
+#include "batch_time.h"
 #include "gradebook_lms.h"
 #include "interrupt.h"
 #include "similarity.h"
@@ -217,6 +218,39 @@ static void fill_manifest(struct run *r, const char *key, const char *ckey, int 
 	lms_roster_sort(&m->lms);
 }
 
+/*
+ * --policy: when each student of this shard handed in (batch_time.h), into the manifest; a git repository is
+ * graded at the commit this chooses, so it runs before the fingerprints.  The rows' notes go to notes.
+ */
+static void find_times(struct run *r)
+{
+	struct batch_manifest *m = &r->manifest;
+	if (!r->o->policy)
+		return;
+	m->policy = xcalloc(1, sizeof(*m->policy));
+	late_policy_copy(m->policy, r->o->policy);
+	for (int i = 0; i < r->nstudents; i++) {
+		struct late_time t;
+		batch_time_find(&r->students[i], r->layout, r->o->policy, &t);
+		manifest_add_late(m, r->students[i].id, &t);
+		late_time_release(&t);
+	}
+	manifest_sort_late(m);
+}
+
+/* An extension for an id the class does not have is a typo the instructor wants to hear of before grading. */
+static void check_extensions(const struct late_policy *p, const struct student *all, int n, struct strbuf *notes)
+{
+	for (int k = 0; p && k < p->next; k++) {
+		bool found = false;
+		for (int i = 0; i < n && !found; i++)
+			found = !strcmp(all[i].id, p->ext[k].id);
+		if (!found)
+			strbuf_addf(notes, "the policy gives an extension to '%s', who is not in the class (ids are the "
+				    "rows' ids in grades.csv)\n", p->ext[k].id);
+	}
+}
+
 /* ---- progress ---- */
 
 static void progress_draw(const struct run *r)
@@ -405,6 +439,10 @@ static int check_shards(char *const *dirs, const struct batch_manifest *ms, int 
 				    dirs[0], dirs[i]);
 			goto cleanup;
 		}
+		if (!m->policy != !ms[0].policy || (m->policy && !late_policy_equal(m->policy, ms[0].policy))) {
+			strbuf_addf(err, "'%s' and '%s' were graded under different --policy files", dirs[0], dirs[i]);
+			goto cleanup;
+		}
 		if (seen[m->shard_index]) {
 			strbuf_addf(err, "shard %d/%d is given twice ('%s')", m->shard_index, count, dirs[i]);
 			goto cleanup;
@@ -432,6 +470,10 @@ static void copy_manifest_head(struct batch_manifest *dst, const struct batch_ma
 	dst->shard_index = dst->shard_count = 1;
 	dst->lms.layout = src->lms.layout;
 	dst->lms.assignment = src->lms.assignment ? xstrdup(src->lms.assignment) : NULL;
+	if (src->policy) {
+		dst->policy = xcalloc(1, sizeof(*dst->policy));
+		late_policy_copy(dst->policy, src->policy);
+	}
 	dst->nproblems = src->nproblems;
 	dst->problems = xcalloc((size_t)src->nproblems + 1, sizeof(*dst->problems));
 	for (int i = 0; i < src->nproblems; i++) {
@@ -463,6 +505,8 @@ static int copy_shard(const char *dir, const struct batch_manifest *m, const cha
 				return -1;
 		}
 		merged->ids[merged->nids++] = xstrdup(m->ids[k]);
+		if (manifest_late(m, m->ids[k]))
+			manifest_add_late(merged, m->ids[k], manifest_late(m, m->ids[k]));
 		if (lms_roster_find(&m->lms, m->ids[k]))
 			lms_roster_add(&merged->lms, lms_roster_find(&m->lms, m->ids[k]));
 	}
@@ -513,6 +557,7 @@ int batch_merge(char *const *dirs, int ndirs, const char *out, struct gradebook_
 			goto cleanup;
 	qsort(merged.ids, (size_t)merged.nids, sizeof(char *), cmp_str);
 	lms_roster_sort(&merged.lms);
+	manifest_sort_late(&merged);
 	if (manifest_write(out, &merged, err) < 0 || gradebook_write(out, &merged, SHARD_MISSING_REASON, totals, err) < 0 ||
 	    gradebook_lms_write(out, &merged, &totals->lms_file, err) < 0)
 		goto cleanup;
@@ -597,6 +642,7 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 		return -1;
 	}
 	class_key(all, nall, ckey);
+	check_extensions(o->policy, all, nall, notes);
 	select_shard(r, all, nall);
 	out->class_size = nall;
 	out->students = r->nstudents;
@@ -607,6 +653,7 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 		return -1;
 	/* the students' files are the instructor's view (batch_student.h): "show hidden" in the key */
 	class_problem_key(&r->engine, true, o->verbose, key);
+	find_times(r);
 	for (int i = 0; i < r->nstudents; i++)
 		student_fingerprint(&r->students[i], key);
 	fill_manifest(r, key, ckey, nall);

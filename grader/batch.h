@@ -41,6 +41,7 @@ struct batch_options {
 	int shard_index, shard_count;/* grade the shard_index-th of shard_count parts; 0/0: all */
 	bool verbose;                /* report option of the students' files (always the instructor's view) */
 	double deadline_s;           /* per student; <= 0: derived from the limits */
+	const struct late_policy *policy; /* --policy: deadlines and late work (batch_policy.h), or NULL */
 	FILE *progress;              /* progress lines (stderr); NULL: none */
 };
 

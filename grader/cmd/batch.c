@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "batch_lms.h"
+#include "batch_policy.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "sandbox.h"
@@ -97,13 +98,15 @@ int cmd_batch(struct cli *cli)
 	struct problem_set set = PROBLEM_SET_INIT;
 	struct batch_options o;
 	struct batch_summary sum;
+	struct late_policy policy;
+	bool have_policy = false;
 	struct strbuf err = STRBUF_INIT, notes = STRBUF_INIT;
 	bool usage = false;
 	int ret = GRADER_EXIT_INTERNAL;
 
 	if (cli->nargs != 1 || !cli->output) {
 		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
-		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME]");
+		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME] [--policy FILE]");
 		return GRADER_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
@@ -114,8 +117,20 @@ int cmd_batch(struct cli *cli)
 		error("--assignment takes the name of the Canvas assignment's column, not ''");
 		return GRADER_EXIT_USAGE;
 	}
-	if (cli_load_problems(cli, &set) < 0)
+	if (cli->policy) {
+		if (late_policy_load(cli->policy, &policy, &err) < 0) {
+			error("%s", err.buf);
+			strbuf_release(&err);
+			return GRADER_EXIT_USAGE;
+		}
+		have_policy = true;
+		o.policy = &policy;
+	}
+	if (cli_load_problems(cli, &set) < 0) {
+		if (have_policy)
+			late_policy_release(&policy);
 		return GRADER_EXIT_USAGE;
+	}
 	o.submissions = cli->args[0];
 	o.assignment = cli->assignment;
 	o.outdir = cli->output;
@@ -149,6 +164,8 @@ int cmd_batch(struct cli *cli)
 	ret = sum.totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
 cleanup:
 	problem_set_release(&set); /* after batch_grade: its engine borrowed the set */
+	if (have_policy)
+		late_policy_release(&policy);
 	strbuf_release(&err);
 	strbuf_release(&notes);
 	return ret;

@@ -60,6 +60,8 @@ static const char usage_text[] =
 	"                     moodle or gradescope\n"
 	"  --assignment NAME  batch: the assignment column of canvas-import.csv, as Canvas' gradebook\n"
 	"                     export names it, e.g. 'Problem set 3 (123456)' (default: combgrader)\n"
+	"  --policy FILE      batch: deadline, late_until, penalty and extensions (YAML): grades.csv\n"
+	"                     gains late, penalty and final columns (docs/batch.md)\n"
 	"  --color WHEN       auto (default), always or never; NO_COLOR disables\n"
 	"\n"
 	"exit codes: 0 every test correct, 1 some test not correct, 2 usage or problem-file\n"
@@ -123,7 +125,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK
+	OPT_ASSIGNMENT, OPT_POLICY, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK
 };
 
 static const struct option longopts[] = {
@@ -148,6 +150,7 @@ static const struct option longopts[] = {
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "assignment", required_argument, NULL, OPT_ASSIGNMENT },
+	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -298,6 +301,10 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		cli->own |= CLI_OPT_ASSIGNMENT;
 		cli->assignment = arg;
 		return 0;
+	case OPT_POLICY:
+		cli->own |= CLI_OPT_POLICY;
+		cli->policy = arg;
+		return 0;
 	case OPT_HELP:
 		cli->help = true;
 		return 0;
@@ -367,6 +374,7 @@ static const struct {
 	{ CLI_OPT_SOURCES, "--sources", "list" },
 	{ CLI_OPT_LAYOUT, "--layout", "batch" },
 	{ CLI_OPT_ASSIGNMENT, "--assignment", "batch" },
+	{ CLI_OPT_POLICY, "--policy", "batch" },
 };
 
 int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted)
