@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "batch_class.h"
+#include "batch_regrade.h"
 #include "batch_student.h"
 #include "batch_time.h"
 #include "gradebook_lms.h"
@@ -131,6 +132,8 @@ static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 		free(path);
 	}
 	remove_temporaries(outdir);
+	if (regrade_remove(outdir, err) < 0)
+		return -1;
 	for (int i = 0; i < 2; i++) {
 		char *path = xasprintf("%s/%s", outdir, i ? "summary.html" : "grades.csv");
 		if (unlink(path) < 0 && errno != ENOENT) {
@@ -682,13 +685,37 @@ static int print_notes(FILE *to, struct strbuf *notes)
 	return lines;
 }
 
-/* The students still to grade (all, or those --resume does not find done). */
+static bool asked_to_regrade(const struct batch_options *o, const char *id)
+{
+	for (int k = 0; k < o->nregrade; k++)
+		if (!strcmp(o->regrade[k], id))
+			return true;
+	return false;
+}
+
+/* Every --regrade id must be a student of the class (of this shard, or of another one): 0, or -1 saying which. */
+static int check_regrade(const struct run *r, struct strbuf *err)
+{
+	for (int k = 0; k < r->o->nregrade; k++) {
+		bool found = false;
+		for (int i = 0; i < r->nstudents && !found; i++)
+			found = !strcmp(r->students[i].id, r->o->regrade[k]);
+		if (!found && !r->o->shard_count) {
+			strbuf_addf(err, "--regrade '%s': no such student in the class (ids as grades.csv spells them)",
+				    r->o->regrade[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The students still to grade (all, or those --resume does not find done, and every --regrade one). */
 static int *todo_list(const struct run *r, int *ntodo, int *resumed)
 {
 	int *todo = xcalloc((size_t)r->nstudents + 1, sizeof(int));
 	*ntodo = *resumed = 0;
 	for (int i = 0; i < r->nstudents; i++) {
-		if (r->o->resume && already_graded(r, &r->students[i]))
+		if (r->o->resume && !asked_to_regrade(r->o, r->students[i].id) && already_graded(r, &r->students[i]))
 			(*resumed)++;
 		else
 			todo[(*ntodo)++] = i;
@@ -742,6 +769,7 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 		struct strbuf *err, bool *usage)
 {
 	struct run r;
+	struct regrade *before = NULL;
 	uint64_t started = now_us();
 	int *todo = NULL, ntodo = 0, ret = -1;
 
@@ -756,9 +784,21 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	r.output.report = &r.report;
 	if (open_run(&r, out, notes, err, usage) < 0)
 		goto cleanup;
+	if (check_regrade(&r, err) < 0) {
+		*usage = true;
+		goto cleanup;
+	}
 	if (o->progress)
 		out->warnings = print_notes(o->progress, notes);
 	todo = todo_list(&r, &ntodo, &out->resumed);
+	if (o->resume) {
+		/* what the students about to be graded again have now, for regrade.md (batch_regrade.h) */
+		char **ids = xcalloc((size_t)ntodo + 1, sizeof(char *));
+		for (int k = 0; k < ntodo; k++)
+			ids[k] = r.students[todo[k]].id;
+		before = regrade_snapshot(o->outdir, ids, ntodo);
+		free(ids);
+	}
 	r.nworkers = o->jobs > 0 ? o->jobs : cpu_count();
 	if (r.nworkers > ntodo)
 		r.nworkers = ntodo;
@@ -781,9 +821,13 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	if (gradebook_write(o->outdir, &r.manifest, MISSING_REASON, &out->totals, err) < 0 ||
 	    gradebook_lms_write(o->outdir, &r.manifest, &out->totals.lms_file, err) < 0)
 		goto cleanup;
+	if (before && regrade_write(before, o->outdir, err) < 0)
+		goto cleanup;
+	out->regrade_written = before != NULL;
 	ret = 0;
 cleanup:
 	out->seconds = (double)(now_us() - started) / 1e6;
+	regrade_free(before);
 	free(todo);
 	close_run(&r);
 	return ret;

@@ -68,6 +68,8 @@ static void print_summary(const char *outdir, const struct batch_summary *s)
 		fputc(')', stderr);
 	fprintf(stderr, " in %s; ", took.buf);
 	print_written(outdir, &s->totals);
+	if (s->regrade_written)
+		fprintf(stderr, "grader: what the regrade moved: %s/regrade.md (and .csv)\n", outdir);
 	strbuf_release(&took);
 }
 
@@ -106,7 +108,7 @@ int cmd_batch(struct cli *cli)
 
 	if (cli->nargs != 1 || !cli->output) {
 		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
-		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME] [--policy FILE]");
+		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME] [--policy FILE] [--regrade ID]");
 		return GRADER_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
@@ -140,7 +142,9 @@ int cmd_batch(struct cli *cli)
 	if (!cli->growth)
 		o.engine.growth = GROWTH_NEVER;
 	o.jobs = cli->jobs;
-	o.resume = cli->resume;
+	o.resume = cli->resume || cli->regrade.n;
+	o.regrade = cli->regrade.v;
+	o.nregrade = (int)cli->regrade.n;
 	o.shard_index = cli->shard_index;
 	o.shard_count = cli->shard_count;
 	o.verbose = cli->verbose;

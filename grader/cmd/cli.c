@@ -62,6 +62,8 @@ static const char usage_text[] =
 	"                     export names it, e.g. 'Problem set 3 (123456)' (default: combgrader)\n"
 	"  --policy FILE      batch: deadline, late_until, penalty and extensions (YAML): grades.csv\n"
 	"                     gains late, penalty and final columns (docs/batch.md)\n"
+	"  --regrade ID       batch: grade that student again even when current (implies --resume;\n"
+	"                     repeatable); with --resume, regrade.md says what moved\n"
 	"  --color WHEN       auto (default), always or never; NO_COLOR disables\n"
 	"\n"
 	"exit codes: 0 every test correct, 1 some test not correct, 2 usage or problem-file\n"
@@ -125,7 +127,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT, OPT_POLICY, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK
+	OPT_ASSIGNMENT, OPT_POLICY, OPT_REGRADE, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK
 };
 
 static const struct option longopts[] = {
@@ -151,6 +153,7 @@ static const struct option longopts[] = {
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "assignment", required_argument, NULL, OPT_ASSIGNMENT },
 	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "regrade", required_argument, NULL, OPT_REGRADE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -305,6 +308,10 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		cli->own |= CLI_OPT_POLICY;
 		cli->policy = arg;
 		return 0;
+	case OPT_REGRADE:
+		cli->own |= CLI_OPT_REGRADE;
+		strvec_push(&cli->regrade, arg);
+		return 0;
 	case OPT_HELP:
 		cli->help = true;
 		return 0;
@@ -363,6 +370,7 @@ void cli_release(struct cli *cli)
 	free(cli->problems_owned);
 	free(cli->reference_owned);
 	free(cli->only_owned);
+	strvec_clear(&cli->regrade);
 }
 
 static const struct {
@@ -375,6 +383,7 @@ static const struct {
 	{ CLI_OPT_LAYOUT, "--layout", "batch" },
 	{ CLI_OPT_ASSIGNMENT, "--assignment", "batch" },
 	{ CLI_OPT_POLICY, "--policy", "batch" },
+	{ CLI_OPT_REGRADE, "--regrade", "batch" },
 };
 
 int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted)

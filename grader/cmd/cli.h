@@ -23,6 +23,7 @@ enum {
 	CLI_OPT_LAYOUT = 1 << 3,  /* batch */
 	CLI_OPT_ASSIGNMENT = 1 << 4, /* batch */
 	CLI_OPT_POLICY = 1 << 5,  /* batch */
+	CLI_OPT_REGRADE = 1 << 6, /* batch */
 };
 
 struct cli {
@@ -31,6 +32,7 @@ struct cli {
 	const char *layout;      /* batch --layout: auto, folders, canvas, moodle or gradescope; NULL: auto */
 	const char *assignment;  /* batch --assignment: the Canvas import's column; NULL: the default */
 	const char *policy;      /* batch --policy: the deadline policy file (batch_policy.h); NULL: none */
+	struct strvec regrade;   /* batch --regrade ID, each given (ids may hold commas) */
 	char *problems_owned, *reference_owned, *only_owned;
 	int jobs;
 	struct {

@@ -1,11 +1,14 @@
 #!/bin/sh
-# tests/batch/late/run.sh - `grader batch --policy FILE` end to end (docs/batch.md, "Deadlines and late work"):
+# tests/batch/course/run.sh - what a course needs of `grader batch` beyond grades (docs/batch.md):
+# 1. --policy FILE ("Deadlines and late work"):
 #   classes built by make-late.py with fixed times: git repositories (commits with fixed
 #   GIT_COMMITTER_DATE before and after the deadline, clones with fixed reflog times), a Canvas
 #   download with _LATE_ files, a Moodle download, plain folders; every row's late, penalty, final,
 #   submitted time and whether it is flagged, worked out by hand below; the repositories left as they
 #   were; the LMS import files' final scores; --resume under another policy re-prices without grading;
 #   shards merged == one run, shards under different policies refused; policy mistakes as FILE:LINE:COL.
+# 2. regrades: --resume after the reference changed writes regrade.md/.csv with the old and new score
+#   and the tests whose verdict moved; --regrade ID grades one student again; an unknown id is refused.
 # Uses $GRADER (default: the ASan build).  Prints one line per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../../.."
@@ -28,7 +31,7 @@ mkdir "$T/tmp"
 chmod 711 "$T" "$T/tmp"   # the sandboxed compiler (nobody) must reach its scratch space
 export TMPDIR="$T/tmp"
 SMALL="--problems tests/batch/problems --reference tests/batch/reference --cache $T/cache"
-python3 tests/batch/late/make-late.py "$T/in" || { echo "FAIL - cannot build the classes"; exit 1; }
+python3 tests/batch/course/make-late.py "$T/in" || { echo "FAIL - cannot build the classes"; exit 1; }
 chmod -R go+rX "$T/in"
 POLICY=$T/in/policy.yaml
 
@@ -169,6 +172,39 @@ printf 'deadline: 2026-11-20T23:59:00+01:00\nlate_until: 2026-11-23T23:59:00+01:
 	mistake bad-date "5:10: 'alice' takes a date and time in ISO 8601"
 printf 'deadline: 2026-11-20T23:59:00+01:00\npenalty: [per: day\n' | mistake syntax "3:1: YAML syntax error"
 printf 'deadline: 2026-11-20T23:59:00+01:00\npenalty: {per: day, percent: 10}\n' | mistake no-late-until "1:1: the policy needs 'late_until'"
+
+# ---- 2. regrades ----
+mkdir "$T/rg"
+cp -r tests/batch/problems tests/batch/reference "$T/rg/"
+RG="--problems $T/rg/problems --reference $T/rg/reference --cache $T/rg-cache -j 2"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG >/dev/null 2>"$T/rg0.err"
+check "no regrade.md without --resume" [ ! -e "$T/out-rg/regrade.md" ]
+# the reference "fixed": 3 is now even, so every student's small/isEven(3) fails and parity loses 0.5
+sed -i 's/return n % 2 == 0;/return n % 2 == 0 || n == 3;/' "$T/rg/reference/parity.c"
+grep -q 'n == 3' "$T/rg/reference/parity.c" || bad "the reference could not be changed"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --resume >/dev/null 2>"$T/rg1.err"
+check "--resume after the reference changed grades both again and points at regrade.md" \
+	sh -c "grep -q 'grading 2 with' '$T/rg1.err' && grep -q 'what the regrade moved: .*/regrade.md' '$T/rg1.err'"
+printf '%s\r\n' 'id,problem,old_score,new_score,old_status,new_status,changed_tests' \
+	'yan,parity,5,4.5,ok,ok,small/isEven(3): correct → wrong-answer' \
+	'zoe,parity,5,4.5,ok,ok,small/isEven(3): correct → wrong-answer' >"$T/rg-want.csv"
+check "regrade.csv: per student and problem the old and new score and the test whose verdict changed" \
+	cmp "$T/rg-want.csv" "$T/out-rg/regrade.csv"
+check "regrade.md: the counts and one table row per student and problem that moved" sh -c \
+	"grep -q '^2 students graded again: 2 compared with their earlier result, 0 had none.  2 moved' '$T/out-rg/regrade.md' && \
+	 grep -qF '| yan | parity | 5 | 4.5 | small/isEven(3): correct → wrong-answer |' '$T/out-rg/regrade.md' && \
+	 [ \$(grep -c '^| [yz]' '$T/out-rg/regrade.md') = 2 ]"
+check "grades.csv has the new scores" grep -q '^yan,4.5,8,12.5,13,ok' "$T/out-rg/grades.csv"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade yan >/dev/null 2>"$T/rg2.err"
+check "--regrade yan: yan graded again (1 of 2), zoe kept" grep -q '1 already graded: grading 1 with' "$T/rg2.err"
+check "... and regrade.md says nothing moved" sh -c \
+	"grep -q '^1 student graded again: 1 compared' '$T/out-rg/regrade.md' && grep -qx 'Nothing moved.' '$T/out-rg/regrade.md'"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG >/dev/null 2>&1
+check "a run without --resume removes the earlier regrade.md" [ ! -e "$T/out-rg/regrade.md" ]
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade nobody >/dev/null 2>"$T/rg3.err"
+rc=$?
+check "--regrade of an id not in the class: exit 2, says so" \
+	sh -c "[ $rc = 2 ] && grep -q \"regrade 'nobody': no such student in the class\" '$T/rg3.err'"
 
 check "no sanitizer reports (resume, shards, mistakes)" no_sanitizer_errors "$T"/*.err
 left=$(find "$T/tmp" -mindepth 1 | head -3)

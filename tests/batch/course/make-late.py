@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/batch/late/make-late.py DIR - classes with submission times, for tests/batch/late/run.sh.
+"""tests/batch/course/make-late.py DIR - classes with submission times, for tests/batch/course/run.sh.
 
   DIR/git/        one git repository per student (GitHub Classroom's clone), commits made with fixed
                   GIT_COMMITTER_DATE/GIT_AUTHOR_DATE before and after the deadline of DIR/policy.yaml
@@ -26,7 +26,7 @@ BAD_PARITY = OK_PARITY.replace("n % 2 == 0", "n % 2 == 1")   # every parity test
 assert BAD_PARITY != OK_PARITY
 
 POLICY = """\
-# the policy of tests/batch/late/run.sh
+# the policy of tests/batch/course/run.sh
 deadline: 2026-11-20T23:59:00+01:00
 late_until: 2026-11-23T23:59:00+01:00
 penalty:
