@@ -9,6 +9,9 @@
 #   shards merged == one run, shards under different policies refused; policy mistakes as FILE:LINE:COL.
 # 2. regrades: --resume after the reference changed writes regrade.md/.csv with the old and new score
 #   and the tests whose verdict moved; --regrade ID grades one student again; an unknown id is refused.
+# 3. the CI template (dist/github/grade.yml and grade.sh, which tools/pack.sh copies into the student
+#   pack): graded once per push, "public tests only" in the workflow's and the reporter step's names,
+#   the job named as Classroom's reporter looks it up; grade.sh run as on GitHub Actions says it too.
 # Uses $GRADER (default: the ASan build).  Prints one line per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../../.."
@@ -205,6 +208,43 @@ check "a run without --resume removes the earlier regrade.md" [ ! -e "$T/out-rg/
 rc=$?
 check "--regrade of an id not in the class: exit 2, says so" \
 	sh -c "[ $rc = 2 ] && grep -q \"regrade 'nobody': no such student in the class\" '$T/rg3.err'"
+
+# ---- 3. the CI template ----
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 - dist/github/grade.yml >"$T/ci-yml.out" 2>&1 <<'PY'
+import sys, yaml
+w = yaml.safe_load(open(sys.argv[1]))
+on = w.get("on", w.get(True))   # PyYAML reads the key on as True
+assert "push" in on and "pull_request" not in on and "pull_request_target" not in on, on
+assert "public tests only" in w["name"], w["name"]
+# autograding-grading-reporter@v1 updates the check run named run-autograding-tests (src/notify-classroom.js)
+assert list(w["jobs"]) == ["run-autograding-tests"], list(w["jobs"])
+steps = w["jobs"]["run-autograding-tests"]["steps"]
+rep = [s for s in steps if str(s.get("uses", "")).startswith("classroom-resources/autograding-grading-reporter@")]
+assert len(rep) == 1 and "public tests only" in rep[0]["name"], rep
+PY
+	check "grade.yml: once per push (no pull_request), 'public tests only' in its names, the job Classroom's reporter finds" \
+		sh -c "cat '$T/ci-yml.out'; [ ! -s '$T/ci-yml.out' ]"
+else
+	echo "note: no python3-yaml: grade.yml's structure not checked"
+fi
+check "tools/pack.sh copies grade.yml and grade.sh into the student pack" \
+	sh -c "grep -q 'cp dist/github/grade.yml ' tools/pack.sh && grep -q 'cp dist/github/grade.sh ' tools/pack.sh"
+mkdir -p "$T/ci/.github" "$T/ci/bin" "$T/ci/student_template"
+cp dist/github/grade.sh "$T/ci/.github/"
+cp "$GRADER" "$T/ci/bin/grader"
+cp -r tests/batch/problems tests/batch/reference "$T/ci/"
+cp tests/batch/reference/parity.c tests/batch/reference/sum.c "$T/ci/student_template/"
+chmod -R go+rX "$T/ci"
+: >"$T/ci-summary.md"
+(cd "$T/ci" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$T/ci-summary.md" GITHUB_OUTPUT="$T/ci-output" \
+	.github/grade.sh >"$T/ci.out" 2>"$T/ci.err")
+rc=$?
+check "grade.sh as on GitHub Actions: exit 0 on a correct submission, a 'Public tests only' annotation" \
+	sh -c "[ $rc = 0 ] && grep -q '^::notice title=Public tests only::this score counts the public tests' '$T/ci.out'"
+check "... and the job summary says the score counts the public tests only" \
+	grep -q '^> \*\*Public tests only.\*\* The score above, and the one GitHub Classroom shows' "$T/ci-summary.md"
+check "... and the Classroom result is still written" grep -q '^result=' "$T/ci-output"
 
 check "no sanitizer reports (resume, shards, mistakes)" no_sanitizer_errors "$T"/*.err
 left=$(find "$T/tmp" -mindepth 1 | head -3)
