@@ -399,12 +399,16 @@ static void add_late_cells(struct strbuf *csv, const struct batch_manifest *m, c
 	double final = manifest_final(m, id, raw, &pr);
 	struct strbuf when = STRBUF_INIT, source = STRBUF_INIT;
 
-	text_score(csv, pr.late_hours);
-	strbuf_addch(csv, ',');
-	text_score(csv, pr.penalty);
-	strbuf_addch(csv, ',');
-	if (graded || pr.too_late)
+	/* a row that was not graded is priced only when it came too late (the final score is then 0) */
+	if (graded || pr.too_late) {
+		text_score(csv, pr.late_hours);
+		strbuf_addch(csv, ',');
+		text_score(csv, pr.penalty);
+		strbuf_addch(csv, ',');
 		text_score(csv, final);
+	} else {
+		strbuf_addstr(csv, ",,");
+	}
 	strbuf_addch(csv, ',');
 	if (t && t->known)
 		late_format_time(&when, t->when, m->policy->offset_s);
@@ -415,7 +419,7 @@ static void add_late_cells(struct strbuf *csv, const struct batch_manifest *m, c
 	strbuf_addstr(&source, t ? t->source : "no time recorded");
 	add_csv_field(csv, source.buf);
 	strbuf_addch(csv, ',');
-	add_csv_field(csv, pr.note);
+	add_csv_field(csv, graded || pr.too_late ? pr.note : "");
 	strbuf_addch(csv, ',');
 	strbuf_release(&when);
 	strbuf_release(&source);

@@ -110,6 +110,9 @@ def make_git():
     r = repo("toolate")
     commit(r, both, "2026-11-24T08:00:00+01:00", "after late_until")
     clone(r, "toolate", "2026-11-25T12:00:00+01:00")
+    # a .git that is no repository: a row saying so, no price
+    write(os.path.join(OUT, "git", "broken", ".git", "HEAD"), "not a ref\n")
+    write(os.path.join(OUT, "git", "broken", "parity.c"), OK_PARITY)
     shutil.rmtree(os.path.join(OUT, "origin"))
 
 
