@@ -7,7 +7,9 @@
 # Prints the report, writes the JUnit report grade-report.xml and, on GitHub
 # Actions, the annotations, the job summary ($GITHUB_STEP_SUMMARY) and the
 # step output result= (GitHub Classroom's autograding result, base64 JSON,
-# for the workflow's autograding-grading-reporter step).  The
+# for the workflow's autograding-grading-reporter step), and says in an
+# annotation and the summary that the score counts the public tests only
+# (the hidden tests are not in this repository).  The
 # report quotes what your program printed, so it is shown between
 # ::stop-commands:: markers: nothing in it is taken for a workflow command.
 # Exit status is the grader's: 0 every test correct, 1 some test failed,
@@ -32,6 +34,12 @@ bin/grader --color always --format text --format github:"$annotations" --format 
 rc=$?
 echo "::$token::"
 cat "$annotations"
+# the score above is not the grade: impossible to miss in the run's annotations and its summary
+echo "::notice title=Public tests only::this score counts the public tests in this repository; your grade comes from your instructor's run, which adds the hidden tests and can be lower"
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+	printf '\n> **Public tests only.** The score above, and the one GitHub Classroom shows, counts the public tests in this repository. Your grade comes from your instructor'"'"'s run, which adds the hidden tests: it can be lower.\n' \
+		>>"$GITHUB_STEP_SUMMARY"
+fi
 if [ -n "${GITHUB_OUTPUT:-}" ] && [ -s "$classroom" ]; then
 	echo "result=$(cat "$classroom")" >>"$GITHUB_OUTPUT"
 fi

@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "batch/batch_class.h"
+#include "batch/batch_regrade.h"
 #include "batch/batch_student.h"
+#include "batch/batch_time.h"
 #include "batch/gradebook_lms.h"
 #include "base/interrupt.h"
 #include "batch/similarity.h"
@@ -130,6 +132,8 @@ static int reset_outdir(const char *outdir, bool keep, struct strbuf *err)
 		free(path);
 	}
 	remove_temporaries(outdir);
+	if (regrade_remove(outdir, err) < 0)
+		return -1;
 	for (int i = 0; i < 2; i++) {
 		char *path = xasprintf("%s/%s", outdir, i ? "summary.html" : "grades.csv");
 		if (unlink(path) < 0 && errno != ENOENT) {
@@ -215,6 +219,39 @@ static void fill_manifest(struct run *r, const char *key, const char *ckey, int 
 		if (r->students[i].lms)
 			lms_roster_add(&m->lms, &r->students[i].lms->person);
 	lms_roster_sort(&m->lms);
+}
+
+/*
+ * --policy: when each student of this shard handed in (batch_time.h), into the manifest; a git repository is
+ * graded at the commit this chooses, so it runs before the fingerprints.  The rows' notes go to notes.
+ */
+static void find_times(struct run *r)
+{
+	struct batch_manifest *m = &r->manifest;
+	if (!r->o->policy)
+		return;
+	m->policy = xcalloc(1, sizeof(*m->policy));
+	late_policy_copy(m->policy, r->o->policy);
+	for (int i = 0; i < r->nstudents; i++) {
+		struct late_time t;
+		batch_time_find(&r->students[i], r->layout, r->o->policy, &t);
+		manifest_add_late(m, r->students[i].id, &t);
+		late_time_release(&t);
+	}
+	manifest_sort_late(m);
+}
+
+/* An extension for an id the class does not have is a typo the instructor wants to hear of before grading. */
+static void check_extensions(const struct late_policy *p, const struct student *all, int n, struct strbuf *notes)
+{
+	for (int k = 0; p && k < p->next; k++) {
+		bool found = false;
+		for (int i = 0; i < n && !found; i++)
+			found = !strcmp(all[i].id, p->ext[k].id);
+		if (!found)
+			strbuf_addf(notes, "the policy gives an extension to '%s', who is not in the class (ids are the "
+				    "rows' ids in grades.csv)\n", p->ext[k].id);
+	}
 }
 
 /* ---- progress ---- */
@@ -405,6 +442,10 @@ static int check_shards(char *const *dirs, const struct batch_manifest *ms, int 
 				    dirs[0], dirs[i]);
 			goto cleanup;
 		}
+		if (!m->policy != !ms[0].policy || (m->policy && !late_policy_equal(m->policy, ms[0].policy))) {
+			strbuf_addf(err, "'%s' and '%s' were graded under different --policy files", dirs[0], dirs[i]);
+			goto cleanup;
+		}
 		if (seen[m->shard_index]) {
 			strbuf_addf(err, "shard %d/%d is given twice ('%s')", m->shard_index, count, dirs[i]);
 			goto cleanup;
@@ -432,6 +473,10 @@ static void copy_manifest_head(struct batch_manifest *dst, const struct batch_ma
 	dst->shard_index = dst->shard_count = 1;
 	dst->lms.layout = src->lms.layout;
 	dst->lms.assignment = src->lms.assignment ? xstrdup(src->lms.assignment) : NULL;
+	if (src->policy) {
+		dst->policy = xcalloc(1, sizeof(*dst->policy));
+		late_policy_copy(dst->policy, src->policy);
+	}
 	dst->nproblems = src->nproblems;
 	dst->problems = xcalloc((size_t)src->nproblems + 1, sizeof(*dst->problems));
 	for (int i = 0; i < src->nproblems; i++) {
@@ -463,6 +508,8 @@ static int copy_shard(const char *dir, const struct batch_manifest *m, const cha
 				return -1;
 		}
 		merged->ids[merged->nids++] = xstrdup(m->ids[k]);
+		if (manifest_late(m, m->ids[k]))
+			manifest_add_late(merged, m->ids[k], manifest_late(m, m->ids[k]));
 		if (lms_roster_find(&m->lms, m->ids[k]))
 			lms_roster_add(&merged->lms, lms_roster_find(&m->lms, m->ids[k]));
 	}
@@ -513,6 +560,7 @@ int batch_merge(char *const *dirs, int ndirs, const char *out, struct gradebook_
 			goto cleanup;
 	qsort(merged.ids, (size_t)merged.nids, sizeof(char *), cmp_str);
 	lms_roster_sort(&merged.lms);
+	manifest_sort_late(&merged);
 	if (manifest_write(out, &merged, err) < 0 || gradebook_write(out, &merged, SHARD_MISSING_REASON, totals, err) < 0 ||
 	    gradebook_lms_write(out, &merged, &totals->lms_file, err) < 0)
 		goto cleanup;
@@ -597,6 +645,7 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 		return -1;
 	}
 	class_key(all, nall, ckey);
+	check_extensions(o->policy, all, nall, notes);
 	select_shard(r, all, nall);
 	out->class_size = nall;
 	out->students = r->nstudents;
@@ -607,6 +656,7 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 		return -1;
 	/* the students' files are the instructor's view (batch_student.h): "show hidden" in the key */
 	class_problem_key(&r->engine, true, o->verbose, key);
+	find_times(r);
 	for (int i = 0; i < r->nstudents; i++)
 		student_fingerprint(&r->students[i], key);
 	fill_manifest(r, key, ckey, nall);
@@ -635,13 +685,37 @@ static int print_notes(FILE *to, struct strbuf *notes)
 	return lines;
 }
 
-/* The students still to grade (all, or those --resume does not find done). */
+static bool asked_to_regrade(const struct batch_options *o, const char *id)
+{
+	for (int k = 0; k < o->nregrade; k++)
+		if (!strcmp(o->regrade[k], id))
+			return true;
+	return false;
+}
+
+/* Every --regrade id must be a student of the class (of this shard, or of another one): 0, or -1 saying which. */
+static int check_regrade(const struct run *r, struct strbuf *err)
+{
+	for (int k = 0; k < r->o->nregrade; k++) {
+		bool found = false;
+		for (int i = 0; i < r->nstudents && !found; i++)
+			found = !strcmp(r->students[i].id, r->o->regrade[k]);
+		if (!found && !r->o->shard_count) {
+			strbuf_addf(err, "--regrade '%s': no such student in the class (ids as grades.csv spells them)",
+				    r->o->regrade[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The students still to grade (all, or those --resume does not find done, and every --regrade one). */
 static int *todo_list(const struct run *r, int *ntodo, int *resumed)
 {
 	int *todo = xcalloc((size_t)r->nstudents + 1, sizeof(int));
 	*ntodo = *resumed = 0;
 	for (int i = 0; i < r->nstudents; i++) {
-		if (r->o->resume && already_graded(r, &r->students[i]))
+		if (r->o->resume && !asked_to_regrade(r->o, r->students[i].id) && already_graded(r, &r->students[i]))
 			(*resumed)++;
 		else
 			todo[(*ntodo)++] = i;
@@ -695,6 +769,7 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 		struct strbuf *err, bool *usage)
 {
 	struct run r;
+	struct regrade *before = NULL;
 	uint64_t started = now_us();
 	int *todo = NULL, ntodo = 0, ret = -1;
 
@@ -709,9 +784,21 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	r.output.report = &r.report;
 	if (open_run(&r, out, notes, err, usage) < 0)
 		goto cleanup;
+	if (check_regrade(&r, err) < 0) {
+		*usage = true;
+		goto cleanup;
+	}
 	if (o->progress)
 		out->warnings = print_notes(o->progress, notes);
 	todo = todo_list(&r, &ntodo, &out->resumed);
+	if (o->resume) {
+		/* what the students about to be graded again have now, for regrade.md (batch_regrade.h) */
+		char **ids = xcalloc((size_t)ntodo + 1, sizeof(char *));
+		for (int k = 0; k < ntodo; k++)
+			ids[k] = r.students[todo[k]].id;
+		before = regrade_snapshot(o->outdir, ids, ntodo);
+		free(ids);
+	}
 	r.nworkers = o->jobs > 0 ? o->jobs : cpu_count();
 	if (r.nworkers > ntodo)
 		r.nworkers = ntodo;
@@ -734,9 +821,13 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	if (gradebook_write(o->outdir, &r.manifest, MISSING_REASON, &out->totals, err) < 0 ||
 	    gradebook_lms_write(o->outdir, &r.manifest, &out->totals.lms_file, err) < 0)
 		goto cleanup;
+	if (before && regrade_write(before, o->outdir, err) < 0)
+		goto cleanup;
+	out->regrade_written = before != NULL;
 	ret = 0;
 cleanup:
 	out->seconds = (double)(now_us() - started) / 1e6;
+	regrade_free(before);
 	free(todo);
 	close_run(&r);
 	return ret;

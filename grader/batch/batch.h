@@ -37,10 +37,13 @@ struct batch_options {
 	const char *outdir;          /* new, empty, or an earlier batch's output */
 	struct engine_options engine;/* problems (set), --only, reference, cache; jobs is per worker */
 	int jobs;                    /* students at a time; <= 0: number of cores */
-	bool resume;                 /* skip students whose result is complete and current */
+	bool resume;                 /* skip students whose result is complete and current; write regrade.md */
+	char *const *regrade;        /* --regrade: these ids are graded again even when current (implies resume) */
+	int nregrade;
 	int shard_index, shard_count;/* grade the shard_index-th of shard_count parts; 0/0: all */
 	bool verbose;                /* report option of the students' files (always the instructor's view) */
 	double deadline_s;           /* per student; <= 0: derived from the limits */
+	const struct late_policy *policy; /* --policy: deadlines and late work (batch_policy.h), or NULL */
 	FILE *progress;              /* progress lines (stderr); NULL: none */
 };
 
@@ -49,6 +52,7 @@ struct batch_summary {
 	int class_size;              /* in the whole class */
 	int resumed, graded_now;
 	int warnings;                /* lines about the class's entries printed before grading */
+	bool regrade_written;        /* --resume: OUTDIR/regrade.md and .csv (batch_regrade.h) */
 	struct gradebook_totals totals;
 	double seconds;
 };

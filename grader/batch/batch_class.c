@@ -35,6 +35,7 @@ void student_release(struct student *s)
 	free(s->name);
 	free(s->path);
 	free(s->unusable);
+	free(s->commit);
 	lms_student_free(s->lms);
 }
 
@@ -433,6 +434,9 @@ void student_fingerprint(struct student *s, const char *key)
 	digest_init(&h);
 	digest_add(&h, key, strlen(key));
 	digest_add(&h, s->name, strlen(s->name) + 1);
+	/* a repository graded at a commit: which one (late_until chose it), and not the work tree's changes */
+	if (s->commit)
+		digest_add(&h, s->commit, strlen(s->commit) + 1);
 	if (s->archive)
 		hash_file(&h, s->path, &budget);
 	else if (s->path)

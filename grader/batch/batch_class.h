@@ -25,6 +25,7 @@ struct student {
 	bool archive;
 	bool escaped;        /* the name is not UTF-8 or has control characters: id is it escaped ("\xe9l\xe8ve") */
 	char *unusable;      /* why it cannot be graded at all (e.g. two entries for one id), or NULL */
+	char *commit;        /* --policy and a git repository: the commit to grade, not the work tree (batch_time.h) */
 	struct lms_student *lms; /* the LMS layouts: files, other entries, who they are; NULL for folders */
 	char fingerprint[DIGEST_HEX_SIZE];
 };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "batch/batch_archive.h"
+#include "batch/batch_git.h"
 #include "batch/batch_lms.h"
 #include "base/interrupt.h"
 #include "problem/language.h"
@@ -315,9 +316,14 @@ static char *prepare(const struct student *s, struct engine *e, char **unpacked,
 	struct strbuf err = STRBUF_INIT;
 	char *root = NULL;
 
-	if (s->archive || !s->path) {
+	if (s->archive || !s->path || s->commit) {
 		*unpacked = xasprintf("%s/in-%s", e->scratch, s->fingerprint);
 		remove_tree(*unpacked);
+	}
+	/* a git repository under --policy: the commit batch_time.h chose, copied out; the repository is only read */
+	if (s->commit && git_export(s->path, s->commit, *unpacked, (int)lim.max_entries, lim.max_bytes, &err) < 0) {
+		strbuf_addf(why, "cannot copy commit %.7s out of the repository: %s", s->commit, err.buf);
+		goto cleanup;
 	}
 	if (s->archive && unpack_archive(s->path, *unpacked, &lim, &err) < 0) {
 		strbuf_addf(why, "archive rejected: %s", err.buf);

@@ -88,6 +88,13 @@ int manifest_write(const char *outdir, const struct batch_manifest *m, struct st
 	lms = lms_roster_to_json(&m->lms);
 	if (lms)
 		json_object_set_new(root, "lms", lms);
+	if (m->policy) {
+		json_t *late = json_object();
+		json_object_set_new(root, "policy", late_policy_to_json(m->policy));
+		for (int i = 0; i < m->nlate; i++)
+			json_object_set_new(late, m->late[i].id, late_time_to_json(&m->late[i].t));
+		json_object_set_new(root, "submitted", late);
+	}
 	ret = write_json(path, root, err);
 	json_decref(root);
 	free(path);
@@ -158,6 +165,22 @@ int manifest_read(const char *outdir, struct batch_manifest *m, struct strbuf *e
 		strbuf_addf(err, "%s: %s", path, lerr.buf);
 		goto cleanup;
 	}
+	if (json_object_get(root, "policy")) {
+		json_t *late = json_object_get(root, "submitted"), *v;
+		const char *key;
+		m->policy = xcalloc(1, sizeof(*m->policy));
+		if (late_policy_from_json(json_object_get(root, "policy"), m->policy, &lerr) < 0) {
+			strbuf_addf(err, "%s: %s", path, lerr.buf);
+			goto cleanup;
+		}
+		json_object_foreach(late, key, v) {
+			struct late_time t;
+			late_time_from_json(v, &t);
+			manifest_add_late(m, key, &t);
+			late_time_release(&t);
+		}
+		manifest_sort_late(m);
+	}
 	ret = 0;
 cleanup:
 	if (root)
@@ -186,7 +209,58 @@ void manifest_release(struct batch_manifest *m)
 		free(m->ids[i]);
 	free(m->ids);
 	lms_roster_release(&m->lms);
+	if (m->policy)
+		late_policy_release(m->policy);
+	free(m->policy);
+	for (int i = 0; i < m->nlate; i++) {
+		free(m->late[i].id);
+		late_time_release(&m->late[i].t);
+	}
+	free(m->late);
 	memset(m, 0, sizeof(*m));
+}
+
+/* ---- late work (batch_policy.h) ---- */
+
+void manifest_add_late(struct batch_manifest *m, const char *id, const struct late_time *t)
+{
+	struct late_entry *e;
+	m->late = xrealloc(m->late, ((size_t)m->nlate + 1) * sizeof(*m->late));
+	e = &m->late[m->nlate++];
+	e->id = xstrdup(id);
+	e->t = *t;
+	e->t.source = xstrdup(t->source ? t->source : "");
+	e->t.commit = t->commit ? xstrdup(t->commit) : NULL;
+}
+
+static int cmp_late(const void *a, const void *b)
+{
+	return strcmp(((const struct late_entry *)a)->id, ((const struct late_entry *)b)->id);
+}
+
+void manifest_sort_late(struct batch_manifest *m)
+{
+	if (m->nlate)
+		qsort(m->late, (size_t)m->nlate, sizeof(*m->late), cmp_late);
+}
+
+const struct late_time *manifest_late(const struct batch_manifest *m, const char *id)
+{
+	struct late_entry key = { .id = (char *)id }, *e;
+	e = m->nlate ? bsearch(&key, m->late, (size_t)m->nlate, sizeof(key), cmp_late) : NULL;
+	return e ? &e->t : NULL;
+}
+
+double manifest_final(const struct batch_manifest *m, const char *id, double raw, struct late_price *pr)
+{
+	static const struct late_time none = { .source = (char *)"no time recorded" };
+	const struct late_time *t;
+	memset(pr, 0, sizeof(*pr));
+	if (!m->policy)
+		return raw;
+	t = manifest_late(m, id);
+	late_price(m->policy, id, t ? t : &none, pr);
+	return late_final(pr, raw);
 }
 
 /* ---- per-student state ---- */
@@ -314,6 +388,44 @@ static char *row_status(const struct student_state *s, bool have, const char *mi
 	return have ? xstrdup(s->status) : xasprintf("error: %s", missing_reason);
 }
 
+/*
+ * With a policy: "late,penalty,final,submitted,time_source,late_note,": how late (hours), the percent taken off,
+ * the final score (empty when not graded, 0 when it was too late), and what time was used and why.
+ */
+static void add_late_cells(struct strbuf *csv, const struct batch_manifest *m, const char *id, bool graded, double raw)
+{
+	const struct late_time *t = manifest_late(m, id);
+	struct late_price pr;
+	double final = manifest_final(m, id, raw, &pr);
+	struct strbuf when = STRBUF_INIT, source = STRBUF_INIT;
+
+	/* a row that was not graded is priced only when it came too late (the final score is then 0) */
+	if (graded || pr.too_late) {
+		text_score(csv, pr.late_hours);
+		strbuf_addch(csv, ',');
+		text_score(csv, pr.penalty);
+		strbuf_addch(csv, ',');
+		text_score(csv, final);
+	} else {
+		strbuf_addstr(csv, ",,");
+	}
+	strbuf_addch(csv, ',');
+	if (t && t->known)
+		late_format_time(&when, t->when, m->policy->offset_s);
+	add_csv_field(csv, when.buf);
+	strbuf_addch(csv, ',');
+	if (t && t->flagged)
+		strbuf_addstr(&source, "UNVERIFIED: ");
+	strbuf_addstr(&source, t ? t->source : "no time recorded");
+	add_csv_field(csv, source.buf);
+	strbuf_addch(csv, ',');
+	add_csv_field(csv, graded || pr.too_late ? pr.note : "");
+	strbuf_addch(csv, ',');
+	strbuf_release(&when);
+	strbuf_release(&source);
+	late_price_release(&pr);
+}
+
 int gradebook_write(const char *outdir, const struct batch_manifest *m, const char *missing_reason,
 		    struct gradebook_totals *totals, struct strbuf *err)
 {
@@ -331,7 +443,8 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 		strbuf_addch(&csv, ',');
 		add_csv_field(&csv, m->problems[i].id);
 	}
-	strbuf_addstr(&csv, ",total,max,status\r\n");
+	strbuf_addstr(&csv, m->policy ? ",total,max,late,penalty,final,submitted,time_source,late_note,status\r\n"
+				    : ",total,max,status\r\n");
 	for (int i = 0; i < m->nids; i++) {
 		struct student_state *s = &rows[i];
 		char *status;
@@ -355,6 +468,8 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 		strbuf_addch(&csv, ',');
 		text_score(&csv, max);
 		strbuf_addch(&csv, ',');
+		if (m->policy)
+			add_late_cells(&csv, m, m->ids[i], have[i] && s->graded, have[i] ? s->score : 0);
 		if (!have[i] || !strncmp(s->status, "error:", 6))
 			totals->errors++;
 		status = row_status(s, have[i], missing_reason);

@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 
+#include "batch/batch_policy.h"
 #include "batch/lms_roster.h"
 #include "judge/result.h"
 #include "base/util.h"
@@ -53,7 +54,25 @@ struct batch_manifest {
 	char **ids;                /* this output's students, sorted with strcmp */
 	int nids;
 	struct lms_roster lms;     /* who they are in the LMS the class came from (lms_roster.h) */
+	struct late_policy *policy;/* --policy (batch_policy.h), or NULL */
+	struct late_entry *late;   /* with a policy: when each student handed in, sorted by id */
+	int nlate;
 };
+
+struct late_entry {
+	char *id;
+	struct late_time t;
+};
+
+/* Add a copy of t for id (keep m->late sorted with manifest_sort_late); the entry of id, or NULL. */
+void manifest_add_late(struct batch_manifest *m, const char *id, const struct late_time *t);
+void manifest_sort_late(struct batch_manifest *m);
+const struct late_time *manifest_late(const struct batch_manifest *m, const char *id);
+/*
+ * With a policy: the price of a student's lateness and the final score
+ * (raw when there is no policy: *pr is then zeroed).  late_price_release(pr) after.
+ */
+double manifest_final(const struct batch_manifest *m, const char *id, double raw, struct late_price *pr);
 
 int manifest_write(const char *outdir, const struct batch_manifest *m, struct strbuf *err);
 /* 0, or -1 with a message (no manifest, or not one this grader can read). */

@@ -98,12 +98,17 @@ int gradebook_lms_write(const char *outdir, const struct batch_manifest *m, cons
 	for (int i = 0; i < m->nids; i++) {
 		const struct lms_person *p = lms_roster_find(&m->lms, m->ids[i]);
 		struct student_state st;
+		struct late_price pr;
+		double final;
 		if (!p || state_read(outdir, m->ids[i], m, &st) < 0)
 			continue;
+		/* with --policy the LMS gets the score after the penalty (grades.csv keeps both) */
+		final = manifest_final(m, m->ids[i], st.score, &pr);
 		if (st.graded && l == LMS_CANVAS)
-			canvas_row(&csv, p, st.score);
+			canvas_row(&csv, p, final);
 		else if (st.graded)
-			moodle_row(&csv, p, st.score, manifest_max_score(m));
+			moodle_row(&csv, p, final, manifest_max_score(m));
+		late_price_release(&pr);
 		student_state_release(&st);
 	}
 	path = xasprintf("%s/%s", outdir, import_file[l]);

@@ -8,6 +8,7 @@
 
 #include "batch/batch.h"
 #include "batch/batch_lms.h"
+#include "batch/batch_policy.h"
 #include "cmd/cli.h"
 #include "base/interrupt.h"
 #include "sandbox/sandbox.h"
@@ -67,6 +68,8 @@ static void print_summary(const char *outdir, const struct batch_summary *s)
 		fputc(')', stderr);
 	fprintf(stderr, " in %s; ", took.buf);
 	print_written(outdir, &s->totals);
+	if (s->regrade_written)
+		fprintf(stderr, "grader: what the regrade moved: %s/regrade.md (and .csv)\n", outdir);
 	strbuf_release(&took);
 }
 
@@ -97,13 +100,15 @@ int cmd_batch(struct cli *cli)
 	struct problem_set set = PROBLEM_SET_INIT;
 	struct batch_options o;
 	struct batch_summary sum;
+	struct late_policy policy;
+	bool have_policy = false;
 	struct strbuf err = STRBUF_INIT, notes = STRBUF_INIT;
 	bool usage = false;
 	int ret = GRADER_EXIT_INTERNAL;
 
 	if (cli->nargs != 1 || !cli->output) {
 		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
-		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME]");
+		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME] [--policy FILE] [--regrade ID]");
 		return GRADER_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
@@ -114,8 +119,20 @@ int cmd_batch(struct cli *cli)
 		error("--assignment takes the name of the Canvas assignment's column, not ''");
 		return GRADER_EXIT_USAGE;
 	}
-	if (cli_load_problems(cli, &set) < 0)
+	if (cli->policy) {
+		if (late_policy_load(cli->policy, &policy, &err) < 0) {
+			error("%s", err.buf);
+			strbuf_release(&err);
+			return GRADER_EXIT_USAGE;
+		}
+		have_policy = true;
+		o.policy = &policy;
+	}
+	if (cli_load_problems(cli, &set) < 0) {
+		if (have_policy)
+			late_policy_release(&policy);
 		return GRADER_EXIT_USAGE;
+	}
 	o.submissions = cli->args[0];
 	o.assignment = cli->assignment;
 	o.outdir = cli->output;
@@ -125,7 +142,9 @@ int cmd_batch(struct cli *cli)
 	if (!cli->growth)
 		o.engine.growth = GROWTH_NEVER;
 	o.jobs = cli->jobs;
-	o.resume = cli->resume;
+	o.resume = cli->resume || cli->regrade.n;
+	o.regrade = cli->regrade.v;
+	o.nregrade = (int)cli->regrade.n;
 	o.shard_index = cli->shard_index;
 	o.shard_count = cli->shard_count;
 	o.verbose = cli->verbose;
@@ -149,6 +168,8 @@ int cmd_batch(struct cli *cli)
 	ret = sum.totals.errors ? GRADER_EXIT_FAILED : GRADER_EXIT_OK;
 cleanup:
 	problem_set_release(&set); /* after batch_grade: its engine borrowed the set */
+	if (have_policy)
+		late_policy_release(&policy);
 	strbuf_release(&err);
 	strbuf_release(&notes);
 	return ret;

@@ -63,6 +63,10 @@ static const char usage_text[] =
 	"                     moodle or gradescope\n"
 	"  --assignment NAME  batch: the assignment column of canvas-import.csv, as Canvas' gradebook\n"
 	"                     export names it, e.g. 'Problem set 3 (123456)' (default: combgrader)\n"
+	"  --policy FILE      batch: deadline, late_until, penalty and extensions (YAML): grades.csv\n"
+	"                     gains late, penalty and final columns (docs/batch.md)\n"
+	"  --regrade ID       batch: grade that student again even when current (implies --resume;\n"
+	"                     repeatable); with --resume, regrade.md says what moved\n"
 	"  --color WHEN       auto (default), always or never; NO_COLOR disables\n"
 	"  --lang LANG        the language of the text and Markdown reports: en or ko (default:\n"
 	"                     the locale's, e.g. LANG=ko_KR.UTF-8; machine formats stay as they are)\n"
@@ -128,7 +132,7 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK, OPT_LANG
+	OPT_ASSIGNMENT, OPT_POLICY, OPT_REGRADE, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK, OPT_LANG
 };
 
 static const struct option longopts[] = {
@@ -155,6 +159,8 @@ static const struct option longopts[] = {
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "layout", required_argument, NULL, OPT_LAYOUT },
 	{ "assignment", required_argument, NULL, OPT_ASSIGNMENT },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "regrade", required_argument, NULL, OPT_REGRADE },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -313,6 +319,14 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		cli->own |= CLI_OPT_ASSIGNMENT;
 		cli->assignment = arg;
 		return 0;
+	case OPT_POLICY:
+		cli->own |= CLI_OPT_POLICY;
+		cli->policy = arg;
+		return 0;
+	case OPT_REGRADE:
+		cli->own |= CLI_OPT_REGRADE;
+		strvec_push(&cli->regrade, arg);
+		return 0;
 	case OPT_HELP:
 		cli->help = true;
 		return 0;
@@ -372,6 +386,7 @@ void cli_release(struct cli *cli)
 	free(cli->problems_owned);
 	free(cli->reference_owned);
 	free(cli->only_owned);
+	strvec_clear(&cli->regrade);
 }
 
 static const struct {
@@ -383,6 +398,8 @@ static const struct {
 	{ CLI_OPT_SOURCES, "--sources", "list" },
 	{ CLI_OPT_LAYOUT, "--layout", "batch" },
 	{ CLI_OPT_ASSIGNMENT, "--assignment", "batch" },
+	{ CLI_OPT_POLICY, "--policy", "batch" },
+	{ CLI_OPT_REGRADE, "--regrade", "batch" },
 };
 
 int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted)

@@ -22,6 +22,8 @@ enum {
 	CLI_OPT_SOURCES = 1 << 2, /* list */
 	CLI_OPT_LAYOUT = 1 << 3,  /* batch */
 	CLI_OPT_ASSIGNMENT = 1 << 4, /* batch */
+	CLI_OPT_POLICY = 1 << 5,  /* batch */
+	CLI_OPT_REGRADE = 1 << 6, /* batch */
 };
 
 struct cli {
@@ -29,6 +31,8 @@ struct cli {
 	const char *only;        /* every --only, comma-joined, each id once; NULL when none */
 	const char *layout;      /* batch --layout: auto, folders, canvas, moodle or gradescope; NULL: auto */
 	const char *assignment;  /* batch --assignment: the Canvas import's column; NULL: the default */
+	const char *policy;      /* batch --policy: the deadline policy file (batch_policy.h); NULL: none */
+	struct strvec regrade;   /* batch --regrade ID, each given (ids may hold commas) */
 	char *problems_owned, *reference_owned, *only_owned;
 	int jobs;
 	struct {

@@ -374,7 +374,7 @@ else
 	fail "the workflow's steps"
 fi
 if python3 -c 'import yaml' 2>/dev/null; then
-	if python3 -c 'import sys, yaml; w = yaml.safe_load(open(sys.argv[1])); assert w["jobs"]["grade"]["steps"]' \
+	if python3 -c 'import sys, yaml; w = yaml.safe_load(open(sys.argv[1])); assert w["jobs"]["run-autograding-tests"]["steps"]' \
 		"$root/.github/workflows/grade.yml" 2>"$tmp/last.err"; then
 		ok "the workflow is valid YAML"
 	else
@@ -414,7 +414,7 @@ if python3 -c 'import yaml' 2>/dev/null; then
 import re, sys, yaml
 w = yaml.safe_load(open(sys.argv[1]))
 assert w["permissions"].get("checks") == "write", "Classroom's template grants checks: write"
-steps = w["jobs"]["grade"]["steps"]
+steps = w["jobs"]["run-autograding-tests"]["steps"]
 grade = next(i for i, s in enumerate(steps) if s.get("run") == ".github/grade.sh")
 sid = steps[grade].get("id", "")
 assert re.fullmatch(r"[a-zA-Z0-9]+", sid), f"the grade step's id {sid!r}: the reporter accepts letters and digits"

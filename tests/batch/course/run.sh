@@ -1,0 +1,255 @@
+#!/bin/sh
+# tests/batch/course/run.sh - what a course needs of `grader batch` beyond grades (docs/batch.md):
+# 1. --policy FILE ("Deadlines and late work"):
+#   classes built by make-late.py with fixed times: git repositories (commits with fixed
+#   GIT_COMMITTER_DATE before and after the deadline, clones with fixed reflog times), a Canvas
+#   download with _LATE_ files, a Moodle download, plain folders; every row's late, penalty, final,
+#   submitted time and whether it is flagged, worked out by hand below; the repositories left as they
+#   were; the LMS import files' final scores; --resume under another policy re-prices without grading;
+#   shards merged == one run, shards under different policies refused; policy mistakes as FILE:LINE:COL.
+# 2. regrades: --resume after the reference changed writes regrade.md/.csv with the old and new score
+#   and the tests whose verdict moved; --regrade ID grades one student again; an unknown id is refused.
+# 3. the CI template (dist/github/grade.yml and grade.sh, which tools/pack.sh copies into the student
+#   pack): graded once per push, "public tests only" in the workflow's and the reporter step's names,
+#   the job named as Classroom's reporter looks it up; grade.sh run as on GitHub Actions says it too.
+# Uses $GRADER (default: the ASan build).  Prints one line per check and "N passed, M failed".
+set -u
+cd "$(dirname "$0")/../../.."
+ROOT=$PWD
+: "${GRADER:=$ROOT/build/asan/grader}"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/batch-late.XXXXXX")
+cleanup() { if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL - $1"; }
+check() { name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+no_sanitizer_errors() { ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$@"; }
+
+mkdir "$T/tmp"
+chmod 711 "$T" "$T/tmp"   # the sandboxed compiler (nobody) must reach its scratch space
+export TMPDIR="$T/tmp"
+SMALL="--problems tests/batch/problems --reference tests/batch/reference --cache $T/cache"
+python3 tests/batch/course/make-late.py "$T/in" || { echo "FAIL - cannot build the classes"; exit 1; }
+chmod -R go+rX "$T/in"
+POLICY=$T/in/policy.yaml
+
+# the repositories before grading: every file's bytes and times, and git's own view of the work tree
+tree_state() { (cd "$1" && find . -type f -printf '%p %T@ %s\n' | sort && find . -type f -exec sha256sum {} + | sort); }
+# (git status first: it refreshes the index, which the snapshot must already include)
+git -C "$T/in/git/latefix" status --porcelain >"$T/latefix-status-before" 2>&1
+tree_state "$T/in/git" >"$T/git-before"
+
+for c in git canvas moodle folders; do
+	"$GRADER" batch "$T/in/$c" -o "$T/out-$c" $SMALL --policy "$POLICY" -j 2 >"$T/$c.out" 2>"$T/$c.err"
+	echo $? >"$T/$c.rc"
+	check "no sanitizer reports ($c)" no_sanitizer_errors "$T/$c.err"
+done
+check "git: exit 1, rows with status error: (toolate: nothing before late_until; broken: no repository)" [ "$(cat "$T/git.rc")" = 1 ]
+for c in canvas moodle folders; do
+	check "$c: exit 0 (every student graded)" [ "$(cat "$T/$c.rc")" = 0 ]
+done
+first_line() { grep -n "$1" "$2" | head -1 | cut -d: -f1; }
+w=$(first_line 'extension to .lovelaceada_101., who is not in the class' "$T/git.err")
+g=$(first_line '^grader: \[1/' "$T/git.err")
+check "an extension for an id not in the class is a warning before grading (line ${w:-none} < ${g:-none})" \
+	[ "${w:-9999}" -lt "${g:-0}" ]
+check "no such warning where the id is there (canvas)" sh -c "! grep -q 'not in the class' '$T/canvas.err'"
+
+# every row, worked out by hand from make-late.py's times and the policy
+# (deadline 2026-11-20T23:59+01:00, late_until 2026-11-23T23:59+01:00, 10 % per started day, cap 30 %)
+python3 - "$T" <<'PY' >"$T/rows.out" 2>&1
+import csv, sys
+T = sys.argv[1]
+# id: (total, late hours, penalty %, final, submitted, flagged, status starts with)
+want = {
+ "git": {
+  "ontime":    ("13", "0", "0", "13", "2026-11-20T10:00:00+01:00", False, "ok"),
+  "latefix":   ("8", "0", "0", "8", "2026-11-20T20:00:00+01:00", True, "ok"),       # the fix is not graded
+  "late":      ("13", "30", "20", "10.4", "2026-11-22T05:59:00+01:00", True, "ok"),
+  "future":    ("13", "12", "10", "11.7", "2026-11-21T11:59:00+01:00", True, "ok"), # the clone's time
+  "backdated": ("13", "36.02", "20", "10.4", "2026-11-22T12:00:00+01:00", True, "ok"),
+  "toolate":   ("", "80.02", "100", "0", "2026-11-24T08:00:00+01:00", True, "error: no commit at or before late_until"),
+  "broken":    ("", "", "", "", "", False, "error: cannot read the git repository 'broken': git rev-list: "),
+ },
+ "canvas": {
+  "babbagecharles_102": ("13", "0", "0", "13", "", False, "ok"),
+  "hopper_103":         ("13", "50", "30", "9.1", "2026-11-23T01:59:00+01:00", False, "ok"),
+  "turingalan_104":     ("13", "24", "10", "11.7", "", False, "ok"),
+  "lovelaceada_101":    ("13", "2", "10", "11.7", "2026-11-23T01:59:00+01:00", False, "ok"),
+  "knuthdonald_105":    ("13", "84.02", "100", "0", "2026-11-24T12:00:00+01:00", False, "ok"),
+ },
+ "moodle": {
+  "Ada Lovelace_201": ("13", "0", "0", "13", "2026-11-20T23:00:00+01:00", False, "ok"),
+  "Grace Hopper_205": ("13", "1", "10", "11.7", "2026-11-21T00:59:00+01:00", False, "ok"),
+ },
+ "folders": {
+  "yan": ("13", "0", "0", "13", "2026-11-20T00:59:00+01:00", True, "ok"),
+  "zoe": ("13", "73", "100", "0", "2026-11-24T00:59:00+01:00", True, "ok"),
+ },
+}
+bad = 0
+for c, rows in want.items():
+    with open(f"{T}/out-{c}/grades.csv", newline="") as f:
+        got = {r["id"]: r for r in csv.DictReader(f)}
+    if set(got) != set(rows):
+        print(f"FAIL {c}: ids {sorted(got)}"); bad += 1
+    for i, (total, late, pen, final, sub, flagged, status) in rows.items():
+        r = got.get(i)
+        if not r:
+            continue
+        have = (r["total"], r["late"], r["penalty"], r["final"], r["submitted"],
+                r["time_source"].startswith("UNVERIFIED: "), r["status"][:len(status)])
+        if have != (total, late, pen, final, sub, flagged, status):
+            print(f"FAIL {c}/{i}: {have} != {(total, late, pen, final, sub, flagged, status)}"); bad += 1
+        else:
+            print(f"ok {c}/{i}")
+        if not r["time_source"] or (not r["late_note"] and not r["status"].startswith("error: cannot read")):
+            print(f"FAIL {c}/{i}: no time_source or late_note"); bad += 1
+sys.exit(1 if bad else 0)
+PY
+check "every row: total, late, penalty, final, submitted, flagged, status as worked out by hand" \
+	sh -c "cat '$T/rows.out' | grep -v '^ok' ; ! grep -q FAIL '$T/rows.out'"
+check "latefix graded at its on-time commit: parity 0 (the later fix not counted), sum 8 (not the work tree's broken sum.c)" \
+	grep -q '^latefix,0,8,8,13,' "$T/out-git/grades.csv"
+check "the row says which commit and that later ones were not counted" \
+	grep -q '^latefix,.*committer date of [0-9a-f]\{7\} (1 later commit not counted)' "$T/out-git/grades.csv"
+check "a clone made before the deadline is trusted, and says why" \
+	grep -q '^ontime,.*cloned at 2026-11-20T23:59:00+01:00, before the deadline' "$T/out-git/grades.csv"
+check "a date after the clone is refused: the clone's time is used" \
+	grep -q '^future,.*dated after the clone (2026-11-21T11:59:00+01:00), which cannot be' "$T/out-git/grades.csv"
+check "dates going backwards are flagged" grep -q '^backdated,.*commit dates go backwards' "$T/out-git/grades.csv"
+check "after late_until: the row says final score 0" \
+	grep -q '^zoe,.*after late_until (2026-11-23T23:59:00+01:00): final score 0' "$T/out-folders/grades.csv"
+check "an extension is named in the row" grep -q '^lovelaceada_101,.*(extension to 2026-11-22T23:59:00+01:00)' "$T/out-canvas/grades.csv"
+tree_state "$T/in/git" >"$T/git-after"
+check "the students' repositories are untouched (every file's bytes, size and time)" cmp -s "$T/git-before" "$T/git-after"
+git -C "$T/in/git/latefix" status --porcelain >"$T/latefix-status-after" 2>&1
+check "the uncommitted change is still there (git status: ' M sum.c')" \
+	sh -c "cmp -s '$T/latefix-status-before' '$T/latefix-status-after' && grep -qx ' M sum.c' '$T/latefix-status-after'"
+
+# the LMS gets the final score
+check "canvas-import.csv carries the final scores" sh -c "printf '%s\r\n' \
+	'Student,ID,SIS User ID,SIS Login ID,Section,combgrader' 'Points Possible,,,,,13' 'babbagecharles,102,,,,13' \
+	'hopper,103,,,,9.1' 'knuthdonald,105,,,,0' 'lovelaceada,101,,,,11.7' 'turingalan,104,,,,11.7' | cmp -s - '$T/out-canvas/canvas-import.csv'"
+check "moodle-import.csv carries the final scores" sh -c "grep -q '^Participant 205,Grace Hopper,11.7,13,' '$T/out-moodle/moodle-import.csv' && \
+	grep -q '^Participant 201,Ada Lovelace,13,13,' '$T/out-moodle/moodle-import.csv'"
+
+# --resume under another policy: nobody graded again, every row priced again
+sed 's/percent: 10/percent: 5/' "$POLICY" >"$T/policy5.yaml"
+"$GRADER" batch "$T/in/canvas" -o "$T/out-canvas" $SMALL --policy "$T/policy5.yaml" --resume -j 2 >/dev/null 2>"$T/resume.err"
+check "--resume under another policy grades nobody again" grep -q '5 already graded: grading 0' "$T/resume.err"
+check "... and prices again: hopper 3 days x 5 % = 15 %: 11.05" grep -q '^hopper_103,5,8,13,13,50,15,11.05,' "$T/out-canvas/grades.csv"
+
+# shards merged == one run; shards under different policies are refused
+"$GRADER" batch "$T/in/git" -o "$T/s1" $SMALL --policy "$POLICY" --shard 1/2 -j 1 >/dev/null 2>&1
+"$GRADER" batch "$T/in/git" -o "$T/s2" $SMALL --policy "$POLICY" --shard 2/2 -j 1 >/dev/null 2>&1
+"$GRADER" merge "$T/s1" "$T/s2" -o "$T/merged" >/dev/null 2>"$T/merge.err"
+check "merged shards give the one run's grades.csv byte for byte" cmp "$T/merged/grades.csv" "$T/out-git/grades.csv"
+"$GRADER" batch "$T/in/git" -o "$T/s2b" $SMALL --policy "$T/policy5.yaml" --shard 2/2 -j 1 >/dev/null 2>&1
+"$GRADER" merge "$T/s1" "$T/s2b" -o "$T/merged2" >/dev/null 2>"$T/merge2.err"
+rc=$?
+check "shards under different policies: merge refuses (exit 2, says why)" \
+	sh -c "[ $rc = 2 ] && grep -q 'graded under different --policy files' '$T/merge2.err'"
+
+# mistakes in the policy: exit 2 before anything is graded, FILE:LINE:COL and what is wrong
+mistake() { # mistake NAME EXPECTED-MESSAGE (the file is on stdin)
+	cat >"$T/$1.yaml"
+	"$GRADER" batch "$T/in/folders" -o "$T/out-$1" $SMALL --policy "$T/$1.yaml" >/dev/null 2>"$T/$1.err"
+	rc=$?
+	check "policy mistake '$1': exit 2 and '$2'" sh -c "[ $rc = 2 ] && grep -qF \"grader: error: $T/$1.yaml:$2\" '$T/$1.err' && [ ! -e '$T/out-$1' ]"
+}
+printf 'deadline: 2026-11-20 23:59\nlate_until: 2026-11-23T23:59:00+01:00\npenalty: {per: day, percent: 10}\n' |
+	mistake no-offset "1:11: 'deadline' takes a date and time in ISO 8601 with its UTC offset"
+printf 'deadline: 2026-11-20T23:59:00+01:00\nlate_until: 2026-11-23T23:59:00+01:00\npenalty:\n  per: week\n  percent: 10\n' |
+	mistake per-week "4:8: 'per' takes hour or day, not 'week'"
+printf 'dealine: 2026-11-20T23:59:00+01:00\n' | mistake typo-key "1:1: unknown key 'dealine'"
+printf 'deadline: 2026-11-20T23:59:00+01:00\nlate_until: 2026-11-19T23:59:00+01:00\npenalty: {per: day, percent: 10}\n' |
+	mistake backwards "2:13: late_until is before the deadline"
+printf 'deadline: 2026-11-20T23:59:00+01:00\nlate_until: 2026-11-23T23:59:00+01:00\npenalty: {per: hour, percent: 150}\n' |
+	mistake percent "3:31: 'percent' takes a percentage from 0 to 100, not '150'"
+printf 'deadline: 2026-11-20T23:59:00+01:00\nlate_until: 2026-11-23T23:59:00+01:00\npenalty: {per: day, percent: 10}\nextensions:\n  alice: 2026-02-30T12:00:00Z\n' |
+	mistake bad-date "5:10: 'alice' takes a date and time in ISO 8601"
+printf 'deadline: 2026-11-20T23:59:00+01:00\npenalty: [per: day\n' | mistake syntax "3:1: YAML syntax error"
+printf 'deadline: 2026-11-20T23:59:00+01:00\npenalty: {per: day, percent: 10}\n' | mistake no-late-until "1:1: the policy needs 'late_until'"
+
+# ---- 2. regrades ----
+mkdir "$T/rg"
+cp -r tests/batch/problems tests/batch/reference "$T/rg/"
+RG="--problems $T/rg/problems --reference $T/rg/reference --cache $T/rg-cache -j 2"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG >/dev/null 2>"$T/rg0.err"
+check "no regrade.md without --resume" [ ! -e "$T/out-rg/regrade.md" ]
+# the reference "fixed": 3 is now even, so every student's small/isEven(3) fails and parity loses 0.5
+sed -i 's/return n % 2 == 0;/return n % 2 == 0 || n == 3;/' "$T/rg/reference/parity.c"
+grep -q 'n == 3' "$T/rg/reference/parity.c" || bad "the reference could not be changed"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --resume >/dev/null 2>"$T/rg1.err"
+check "--resume after the reference changed grades both again and points at regrade.md" \
+	sh -c "grep -q 'grading 2 with' '$T/rg1.err' && grep -q 'what the regrade moved: .*/regrade.md' '$T/rg1.err'"
+printf '%s\r\n' 'id,problem,old_score,new_score,old_status,new_status,changed_tests' \
+	'yan,parity,5,4.5,ok,ok,small/isEven(3): correct → wrong-answer' \
+	'zoe,parity,5,4.5,ok,ok,small/isEven(3): correct → wrong-answer' >"$T/rg-want.csv"
+check "regrade.csv: per student and problem the old and new score and the test whose verdict changed" \
+	cmp "$T/rg-want.csv" "$T/out-rg/regrade.csv"
+check "regrade.md: the counts and one table row per student and problem that moved" sh -c \
+	"grep -q '^2 students graded again: 2 compared with their earlier result, 0 had none.  2 moved' '$T/out-rg/regrade.md' && \
+	 grep -qF '| yan | parity | 5 | 4.5 | small/isEven(3): correct → wrong-answer |' '$T/out-rg/regrade.md' && \
+	 [ \$(grep -c '^| [yz]' '$T/out-rg/regrade.md') = 2 ]"
+check "grades.csv has the new scores" grep -q '^yan,4.5,8,12.5,13,ok' "$T/out-rg/grades.csv"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade yan >/dev/null 2>"$T/rg2.err"
+check "--regrade yan: yan graded again (1 of 2), zoe kept" grep -q '1 already graded: grading 1 with' "$T/rg2.err"
+check "... and regrade.md says nothing moved" sh -c \
+	"grep -q '^1 student graded again: 1 compared' '$T/out-rg/regrade.md' && grep -qx 'Nothing moved.' '$T/out-rg/regrade.md'"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG >/dev/null 2>&1
+check "a run without --resume removes the earlier regrade.md" [ ! -e "$T/out-rg/regrade.md" ]
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade nobody >/dev/null 2>"$T/rg3.err"
+rc=$?
+check "--regrade of an id not in the class: exit 2, says so" \
+	sh -c "[ $rc = 2 ] && grep -q \"regrade 'nobody': no such student in the class\" '$T/rg3.err'"
+
+# ---- 3. the CI template ----
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 - dist/github/grade.yml >"$T/ci-yml.out" 2>&1 <<'PY'
+import sys, yaml
+w = yaml.safe_load(open(sys.argv[1]))
+on = w.get("on", w.get(True))   # PyYAML reads the key on as True
+assert "push" in on and "pull_request" not in on and "pull_request_target" not in on, on
+assert "public tests only" in w["name"], w["name"]
+# autograding-grading-reporter@v1 updates the check run named run-autograding-tests (src/notify-classroom.js)
+assert list(w["jobs"]) == ["run-autograding-tests"], list(w["jobs"])
+steps = w["jobs"]["run-autograding-tests"]["steps"]
+rep = [s for s in steps if str(s.get("uses", "")).startswith("classroom-resources/autograding-grading-reporter@")]
+assert len(rep) == 1 and "public tests only" in rep[0]["name"], rep
+PY
+	check "grade.yml: once per push (no pull_request), 'public tests only' in its names, the job Classroom's reporter finds" \
+		sh -c "cat '$T/ci-yml.out'; [ ! -s '$T/ci-yml.out' ]"
+else
+	echo "note: no python3-yaml: grade.yml's structure not checked"
+fi
+check "tools/pack.sh copies grade.yml and grade.sh into the student pack" \
+	sh -c "grep -q 'cp dist/github/grade.yml ' tools/pack.sh && grep -q 'cp dist/github/grade.sh ' tools/pack.sh"
+mkdir -p "$T/ci/.github" "$T/ci/bin" "$T/ci/student_template"
+cp dist/github/grade.sh "$T/ci/.github/"
+cp "$GRADER" "$T/ci/bin/grader"
+cp -r tests/batch/problems tests/batch/reference "$T/ci/"
+cp tests/batch/reference/parity.c tests/batch/reference/sum.c "$T/ci/student_template/"
+chmod -R go+rX "$T/ci"
+: >"$T/ci-summary.md"
+(cd "$T/ci" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY="$T/ci-summary.md" GITHUB_OUTPUT="$T/ci-output" \
+	.github/grade.sh >"$T/ci.out" 2>"$T/ci.err")
+rc=$?
+check "grade.sh as on GitHub Actions: exit 0 on a correct submission, a 'Public tests only' annotation" \
+	sh -c "[ $rc = 0 ] && grep -q '^::notice title=Public tests only::this score counts the public tests' '$T/ci.out'"
+check "... and the job summary says the score counts the public tests only" \
+	grep -q '^> \*\*Public tests only.\*\* The score above, and the one GitHub Classroom shows' "$T/ci-summary.md"
+check "... and the Classroom result is still written" grep -q '^result=' "$T/ci-output"
+
+check "no sanitizer reports (resume, shards, mistakes)" no_sanitizer_errors "$T"/*.err
+left=$(find "$T/tmp" -mindepth 1 | head -3)
+check "nothing left in TMPDIR" [ -z "$left" ]
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
