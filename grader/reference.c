@@ -64,6 +64,10 @@ static void cache_key(const struct engine *e, const struct problem *p, char out[
 	digest_init(&d);
 	digest_add_str(&d, GRADER_VERSION);
 	digest_add_str(&d, p->digest);
+	/* the answers of every candidate are cached before the choice: a problem
+	 * already chosen (cases dropped) has other cases under the same file */
+	if (p->chosen)
+		digest_add_str(&d, "chosen");
 	reference_key_add(e, p, &d);
 	digest_hex(&d, out);
 }
@@ -201,6 +205,38 @@ static bool from_cache(struct engine *e, char **paths, bool *run)
 	return need_run;
 }
 
+/*
+ * Entries chosen by answer (answer:, balance:): keep the candidates the
+ * answers pick, in the problem and in its answers alike.  Too few is the
+ * problem file's failure, reported like a failing reference.
+ */
+static void choose_cases(struct engine *e, int i)
+{
+	struct problem *p = e->problems[i];
+	struct reference_answers *ra = &e->ref[i];
+	struct strbuf why = STRBUF_INIT;
+	bool *keep;
+	int n = 0, old = p->ncases;
+
+	if (!p->nfilters || p->chosen || ra->failure)
+		return;
+	keep = xcalloc((size_t)old + 1, sizeof(bool));
+	if (problem_choose_cases(p, ra->answer, ra->have, keep, &why) < 0) {
+		ra->failure = strbuf_detach(&why);
+		engine_log(e, "warning: %s", ra->failure);
+	}
+	for (int k = 0; k < old; k++) {
+		if (!keep[k])
+			continue;
+		ra->have[n] = ra->have[k];
+		ra->answer[n] = ra->answer[k];
+		ra->time_us[n] = ra->time_us[k];
+		n++;
+	}
+	free(keep);
+	strbuf_release(&why);
+}
+
 int reference_load(struct engine *e, struct strbuf *err)
 {
 	char **paths = xcalloc((size_t)e->nproblems + 1, sizeof(char *));
@@ -216,6 +252,8 @@ int reference_load(struct engine *e, struct strbuf *err)
 		if (any && measure_language(e, languages[l], paths, run, err) < 0)
 			goto cleanup;
 	}
+	for (int i = 0; i < e->nproblems; i++)
+		choose_cases(e, i);
 	e->ref_loaded = true;
 	e->reference_seconds = (double)(now_us() - started) / 1e6;
 	ret = 0;
