@@ -117,8 +117,9 @@ static void cache_write(const struct engine *e, const char *path, const struct p
 	strbuf_release(&sb);
 }
 
-/* The answers of one problem result of a measuring run, or the reason the reference failed. */
-static void take_answers(const struct engine *e, const struct problem_result *pr, struct reference_answers *ra)
+/* The answers of one problem result of a measuring run (from dir), or the reason the reference failed. */
+static void take_answers(const struct engine *e, const char *dir, const struct problem_result *pr,
+			 struct reference_answers *ra)
 {
 	int failed = 0;
 	for (int k = 0; k < pr->ntests; k++) {
@@ -134,7 +135,13 @@ static void take_answers(const struct engine *e, const struct problem_result *pr
 						t->message ? ": " : "", t->message ? t->message : "");
 		}
 	}
-	if (pr->build_message) {
+	if (pr->build_verdict == V_MISSING) {
+		/* the instructor's setup, not a submission: the student's wording ("your submission") would mislead */
+		free(ra->failure);
+		ra->failure = xasprintf("reference %s (%s): the reference directory '%s' has no file '%s' "
+					"(check --reference, or add the file)", pr->problem->id, pr->problem->lang->name,
+					dir, pr->problem->source);
+	} else if (pr->build_message) {
 		free(ra->failure);
 		ra->failure = xasprintf("reference %s (%s): %s", pr->problem->id, pr->problem->lang->name,
 					pr->build_message);
@@ -170,7 +177,7 @@ static int measure_language(struct engine *e, const struct language *lang, char 
 		int i = variant_of(e, r.problems[j].problem);
 		if (i < 0 || !run[i])
 			continue;
-		take_answers(e, &r.problems[j], &e->ref[i]);
+		take_answers(e, dir, &r.problems[j], &e->ref[i]);
 		if (!e->ref[i].failure && paths[i] && mkdir_p(e->cache_dir, 0755) == 0)
 			cache_write(e, paths[i], e->problems[i], &e->ref[i]);
 	}

@@ -3,36 +3,28 @@
 Two players take turns picking a number from 1..maxChoosableInteger, each
 number at most once; whoever first brings the running total to
 desiredTotal or beyond wins.  canIWin is True when the first player can
-force a win.
+force a win.  1 <= M <= 20, 0 <= T <= 300.
 
-Reasoning.  A position is the set of used numbers, a bit mask: the total
-so far follows from it.  The player to move wins iff some free number i
-reaches the total (i >= remaining) or leaves the opponent a losing
-position.  A desired total of 0 or less is reached before anyone moves
-(True); if all numbers together stay below it nobody wins (False).  The
-memo is a bytearray of 2^M entries (0 unknown, 1 win, 2 loss), searched
-with an explicit stack rather than recursion.
+Reasoning.  A position is the set of used numbers, a bit mask (bit i for
+the number i): what remains to be reached follows from it.  The player to
+move wins iff some free number i reaches the total (i >= remaining) or
+leaves the opponent a losing position; each mask is searched once and
+remembered in a dict.  If all numbers together stay below the total nobody
+wins (False): without that check the search would call the player who
+makes the last pick the winner.
 """
 
 
 def canIWin(maxChoosableInteger, desiredTotal):
     m = maxChoosableInteger
-    if desiredTotal <= 0:
-        return True
     if m * (m + 1) // 2 < desiredTotal:
         return False
-    memo = bytearray(1 << m)
+    memo = {}
 
     def wins(used, remaining):
-        if memo[used]:
-            return memo[used] == 1
-        result = False
-        for i in range(1, m + 1):
-            bit = 1 << (i - 1)
-            if not used & bit and (i >= remaining or not wins(used | bit, remaining - i)):
-                result = True
-                break
-        memo[used] = 1 if result else 2
-        return result
+        if used not in memo:
+            memo[used] = any(not used >> i & 1 and (i >= remaining or not wins(used | 1 << i, remaining - i))
+                             for i in range(1, m + 1))
+        return memo[used]
 
     return wins(0, desiredTotal)

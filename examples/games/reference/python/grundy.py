@@ -2,24 +2,18 @@
 
 One pile of n stones; a move removes m stones for some m in moves (m at
 most the pile); whoever cannot move loses.  grundy(n, moves) is the mex of
-the values of the piles one move away (0 when no move is possible),
-filled in a table from 0 up to n: O(n k) for k moves.  Moves of 0 or less
-are no moves.
+the values of the piles one move away (0 when no move is possible), filled
+in a list from 0 up to n: O(n k) for k moves.  0 <= n <= 1 000 000; the
+moves are distinct and at least 1.
 """
 
 
 def grundy(n, moves):
-    if n < 0:
-        return 0
-    ms = [m for m in moves if m > 0]
-    g = [0] * (n + 1)
+    g = []
     for v in range(n + 1):
-        seen = set()
-        for m in ms:
-            if m <= v:
-                seen.add(g[v - m])
+        options = {g[v - m] for m in moves if m <= v}
         mex = 0
-        while mex in seen:
+        while mex in options:
             mex += 1
-        g[v] = mex
-    return g[n]
+        g.append(mex)
+    return g[-1]
