@@ -8,7 +8,7 @@
  *
  * Reasoning.  The numbers still free decide everything: what remains to be
  * reached is desiredTotal minus the sum of the used numbers.  So a position
- * is a bit mask of used numbers (bit i for the number i), 2^M of them.  The
+ * is a bit mask of used numbers (bit i for the number i + 1), 2^M of them.  The
  * player to move wins iff some free number i either reaches the total
  * (i >= remaining) or leaves the opponent a losing position; each mask is
  * searched once and remembered.  A total of 0 is reached by any first pick.
@@ -21,21 +21,22 @@
 
 bool canIWin(int maxChoosableInteger, int desiredTotal);
 
+#define MASKS (1 << 20) /* M <= 20 */
+
 /* known[used]: the mask was searched; win[used]: then the player to move wins */
-static bool known[1 << 21], win[1 << 21];
+static bool known[MASKS], win[MASKS];
 static int m;
 
 static bool wins(unsigned used, int remaining)
 {
-    bool result = false;
-
-    if (known[used])
-        return win[used];
-    for (int i = 1; i <= m && !result; i++)
-        result = !(used >> i & 1) && (i >= remaining || !wins(used | 1u << i, remaining - i));
-    known[used] = true;
-    win[used] = result;
-    return result;
+    if (!known[used]) {
+        bool result = false;
+        for (int i = 0; i < m && !result; i++) /* the number i + 1 */
+            result = !(used >> i & 1) && (i + 1 >= remaining || !wins(used | 1u << i, remaining - i - 1));
+        known[used] = true;
+        win[used] = result;
+    }
+    return win[used];
 }
 
 bool canIWin(int maxChoosableInteger, int desiredTotal)
