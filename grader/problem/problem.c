@@ -329,6 +329,64 @@ static int check_fits(struct loader *ld, yaml_node_t *n, enum value_type t, long
 	return 0;
 }
 
+/* array: {length, values, sorted, distinct, xor} for a parameter of type t (node a; n the argument) */
+static int parse_array_arg(struct loader *ld, yaml_node_t *n, yaml_node_t *a, enum value_type t, struct arg_spec *spec)
+{
+	static const char *const akeys[] = { "length", "values", "sorted", "distinct", "xor", NULL };
+	yaml_node_t *av[5];
+	long long flag;
+	if (t != VT_INT_ARRAY)
+		return fail(ld, n, "array generates an int array; this parameter is %s", value_type_name(t));
+	if (read_mapping(ld, a, "array", akeys, av) < 0 ||
+	    require(ld, a, av[0], "length", "array") < 0 ||
+	    require(ld, a, av[1], "values", "array") < 0)
+		return -1;
+	/* length: [low, high], or one bound (an exact length, e.g. another argument) */
+	if (av[0]->type == YAML_SCALAR_NODE) {
+		if (read_bound(ld, av[0], "length", &spec->len_lo, &spec->len_lo_e) < 0)
+			return -1;
+		spec->len_hi = spec->len_lo;
+		if (spec->len_lo_e)
+			expr_parse(scalar(av[0]), ld->names, ld->ninputs, &spec->len_hi_e, ld->err);
+	} else if (read_bound_pair(ld, av[0], "length", &spec->len_lo, &spec->len_lo_e, &spec->len_hi,
+				   &spec->len_hi_e) < 0) {
+		return -1;
+	}
+	if (read_bound_pair(ld, av[1], "values", &spec->lo, &spec->lo_e, &spec->hi, &spec->hi_e) < 0)
+		return -1;
+	if ((!spec->len_lo_e && spec->len_lo < 0) || (!spec->len_hi_e && spec->len_hi > MAX_ARRAY_LEN))
+		return fail(ld, av[0], "array length must be between 0 and %d", MAX_ARRAY_LEN);
+	if ((!spec->lo_e && check_fits(ld, av[1], VT_INT, spec->lo, "value") < 0) ||
+	    (!spec->hi_e && check_fits(ld, av[1], VT_INT, spec->hi, "value") < 0))
+		return -1;
+	if (av[2] && get_bool(ld, av[2], "sorted", &flag) < 0)
+		return -1;
+	spec->sorted = av[2] && flag;
+	if (av[3] && get_bool(ld, av[3], "distinct", &flag) < 0)
+		return -1;
+	spec->distinct = av[3] && flag;
+	if (spec->distinct && !spec->lo_e && !spec->hi_e && !spec->len_lo_e &&
+	    (unsigned long long)spec->len_lo > (unsigned long long)spec->hi - (unsigned long long)spec->lo + 1ULL)
+		return fail(ld, av[3], "distinct: at least %lld different values are asked from the %llu of [%lld, %lld]",
+			    spec->len_lo,
+			    (unsigned long long)spec->hi - (unsigned long long)spec->lo + 1ULL, spec->lo,
+			    spec->hi);
+	if (av[4]) {
+		if (get_integer(ld, av[4], "xor", &spec->xor_value) < 0)
+			return -1;
+		spec->has_xor = true;
+		if (spec->distinct)
+			return fail(ld, av[4], "xor and distinct cannot be combined (the last element completes the XOR)");
+		if (spec->lo_e || spec->lo != 0)
+			return fail(ld, av[1], "xor needs values from 0 (the element completing the XOR may be any of 0 .. high)");
+		if (spec->xor_value < 0 || (!spec->hi_e && spec->xor_value > spec->hi))
+			return fail(ld, av[4], "xor %lld is not among the values [0, %lld]", spec->xor_value,
+				    spec->hi);
+	}
+	spec->kind = ARG_RANDOM_ARRAY;
+	return 0;
+}
+
 /* One argument for a parameter of type t: a literal, or a generator (a mapping). */
 static int parse_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struct arg_spec *spec)
 {
@@ -359,61 +417,8 @@ static int parse_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struc
 			if (spec->kind == ARG_RANGE && (unsigned long long)spec->hi - (unsigned long long)spec->lo >= MAX_CASES_PER_PROBLEM)
 				return fail(ld, v[0], "range covers more than %d values", MAX_CASES_PER_PROBLEM);
 			return 0;
-		} else {
-			static const char *const akeys[] = { "length", "values", "sorted", "distinct", "xor", NULL };
-			yaml_node_t *av[5];
-			long long flag;
-			if (t != VT_INT_ARRAY)
-				return fail(ld, n, "array generates an int array; this parameter is %s", value_type_name(t));
-			if (read_mapping(ld, v[2], "array", akeys, av) < 0 ||
-			    require(ld, v[2], av[0], "length", "array") < 0 ||
-			    require(ld, v[2], av[1], "values", "array") < 0)
-				return -1;
-			/* length: [low, high], or one bound (an exact length, e.g. another argument) */
-			if (av[0]->type == YAML_SCALAR_NODE) {
-				if (read_bound(ld, av[0], "length", &spec->len_lo, &spec->len_lo_e) < 0)
-					return -1;
-				spec->len_hi = spec->len_lo;
-				if (spec->len_lo_e)
-					expr_parse(scalar(av[0]), ld->names, ld->ninputs, &spec->len_hi_e, ld->err);
-			} else if (read_bound_pair(ld, av[0], "length", &spec->len_lo, &spec->len_lo_e, &spec->len_hi,
-						   &spec->len_hi_e) < 0) {
-				return -1;
-			}
-			if (read_bound_pair(ld, av[1], "values", &spec->lo, &spec->lo_e, &spec->hi, &spec->hi_e) < 0)
-				return -1;
-			if ((!spec->len_lo_e && spec->len_lo < 0) || (!spec->len_hi_e && spec->len_hi > MAX_ARRAY_LEN))
-				return fail(ld, av[0], "array length must be between 0 and %d", MAX_ARRAY_LEN);
-			if ((!spec->lo_e && check_fits(ld, av[1], VT_INT, spec->lo, "value") < 0) ||
-			    (!spec->hi_e && check_fits(ld, av[1], VT_INT, spec->hi, "value") < 0))
-				return -1;
-			if (av[2] && get_bool(ld, av[2], "sorted", &flag) < 0)
-				return -1;
-			spec->sorted = av[2] && flag;
-			if (av[3] && get_bool(ld, av[3], "distinct", &flag) < 0)
-				return -1;
-			spec->distinct = av[3] && flag;
-			if (spec->distinct && !spec->lo_e && !spec->hi_e && !spec->len_lo_e &&
-			    (unsigned long long)spec->len_lo > (unsigned long long)spec->hi - (unsigned long long)spec->lo + 1ULL)
-				return fail(ld, av[3], "distinct: at least %lld different values are asked from the %llu of [%lld, %lld]",
-					    spec->len_lo,
-					    (unsigned long long)spec->hi - (unsigned long long)spec->lo + 1ULL, spec->lo,
-					    spec->hi);
-			if (av[4]) {
-				if (get_integer(ld, av[4], "xor", &spec->xor_value) < 0)
-					return -1;
-				spec->has_xor = true;
-				if (spec->distinct)
-					return fail(ld, av[4], "xor and distinct cannot be combined (the last element completes the XOR)");
-				if (spec->lo_e || spec->lo != 0)
-					return fail(ld, av[1], "xor needs values from 0 (the element completing the XOR may be any of 0 .. high)");
-				if (spec->xor_value < 0 || (!spec->hi_e && spec->xor_value > spec->hi))
-					return fail(ld, av[4], "xor %lld is not among the values [0, %lld]", spec->xor_value,
-						    spec->hi);
-			}
-			spec->kind = ARG_RANDOM_ARRAY;
-			return 0;
 		}
+		return parse_array_arg(ld, n, v[2], t, spec);
 	}
 	spec->kind = ARG_LITERAL;
 	if (t == VT_INT_ARRAY) {
