@@ -105,6 +105,15 @@ code=$?
 grep -q "no problem 'nope' (known: canIWin grundy nim)" "$TMP/list.out"
 ok $((code != 2 || $? != 0)) "grader list --only nope: usage error naming the known ids (exit $code)"
 
+# a file not named after its id loads (test sets rename freely), and selftest notes it
+mkdir -p "$TMP/renamed"
+cp examples/games/problems/nim.yaml "$TMP/renamed/piles.yaml"
+"$GRADER" selftest --problems "$TMP/renamed" --reference examples/games/reference --cache "$CACHE" \
+	>"$TMP/renamed.out" 2>&1
+code=$?
+grep -q "^note '$TMP/renamed/piles.yaml' has id 'nim': naming it nim.yaml makes it easier to find" "$TMP/renamed.out"
+ok $((code != 0 || $? != 0)) "selftest notes piles.yaml holding id nim, and passes (exit $code)"
+
 if [ "$GAMES_MUTATE" != 0 ]; then
 	"$GRADER" mutate $GAMES --cache "$CACHE" -j 2 >"$TMP/mutate.out" 2>&1
 	code=$?
