@@ -135,7 +135,7 @@ static void list_group(const struct problem *p, int g, const char *lead)
 {
 	const struct group *gr = &p->groups[g];
 	printf("    %-5s %-14s %-6s %-14s %4d tests  %g point%s%s  cpu ", lead, gr->name, visibility_name(gr->visibility),
-	       scoring_name(gr->scoring), gr->ncases, gr->points, gr->points == 1 ? "" : "s",
+	       scoring_name(gr->scoring), problem_group_tests(p, g), gr->points, gr->points == 1 ? "" : "s",
 	       gr->scoring == SCORE_SUM ? " each" : "");
 	if (gr->limits.cpu_factor)
 		printf("%gx reference (at least %u ms)", gr->limits.cpu_factor, gr->limits.cpu_floor_ms);
@@ -166,14 +166,27 @@ static void list_groups(const struct problem *p)
 static int cmd_list(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
+	const char *only = cli->only && *cli->only ? cli->only : NULL;
 	if (cli_load_problems(cli, &set) < 0)
 		return GRADER_EXIT_USAGE;
+	if (only) {
+		struct strbuf err = STRBUF_INIT;
+		if (problem_set_check_only(&set, only, &err) < 0) {
+			fprintf(stderr, "grader: error: %s\n", err.buf);
+			strbuf_release(&err);
+			problem_set_release(&set);
+			return GRADER_EXIT_USAGE;
+		}
+	}
 	for (int i = 0; i < set.nproblems && cli->sources; i++)
 		for (int v = 0; v < problem_nvariants(&set.problems[i]); v++)
-			printf("%s\n", problem_variant(&set.problems[i], v)->source);
+			if (!only || problem_only_names(only, set.problems[i].id))
+				printf("%s\n", problem_variant(&set.problems[i], v)->source);
 	for (int i = 0; i < set.nproblems && !cli->sources; i++) {
 		const struct problem *p = &set.problems[i];
-		printf("%s  %s  (%s, %g points, %d tests)\n", p->id, p->title, p->source, p->max_score, p->ncases);
+		if (only && !problem_only_names(only, p->id))
+			continue;
+		printf("%s  %s  (%s, %g points, %d tests)\n", p->id, p->title, p->source, p->max_score, problem_tests(p));
 		for (int f = 0; f < p->nfuncs; f++) {
 			struct strbuf sb = STRBUF_INIT;
 			signature_format(&sb, &p->funcs[f]);

@@ -187,6 +187,24 @@ static int check_agreements(struct cli *cli, struct engine *e)
 	return bad;
 }
 
+/*
+ * A file whose name is not its id (zeta in a.yaml) loads: the id is what
+ * --only, reports and the cache use, and test sets rename files freely.
+ * But an instructor looking for problem zeta will look for zeta.yaml, so
+ * selftest, the instructor's check, says so (a note: not a failure).
+ */
+static void note_misnamed(const struct problem_set *set)
+{
+	for (int i = 0; i < set->nproblems; i++) {
+		const struct problem *p = &set->problems[i];
+		const char *base = strrchr(p->path, '/') ? strrchr(p->path, '/') + 1 : p->path;
+		size_t len = strcspn(base, ".");
+		if (len != strlen(p->id) || strncmp(base, p->id, len))
+			printf("note '%s' has id '%s': naming it %s.yaml makes it easier to find\n", p->path, p->id,
+			       p->id);
+	}
+}
+
 int cmd_selftest(struct cli *cli)
 {
 	struct problem_set set = PROBLEM_SET_INIT;
@@ -196,6 +214,7 @@ int cmd_selftest(struct cli *cli)
 	if (cli_load_problems(cli, &set) < 0)
 		return GRADER_EXIT_USAGE;
 	printf("ok   %d problem files load\n", set.nproblems);
+	note_misnamed(&set);
 	ret = cli_start_engine(cli, &set, &e);
 	if (ret)
 		goto cleanup;

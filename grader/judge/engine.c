@@ -47,42 +47,6 @@ void engine_log(const struct engine *e, const char *fmt, ...)
 	fputc('\n', e->opts.log);
 }
 
-/* Does the comma-separated list only name id? */
-static bool names(const char *only, const char *id)
-{
-	size_t idl = strlen(id);
-	for (const char *p = only; *p;) {
-		size_t l = strcspn(p, ",");
-		if (l == idl && !strncasecmp(p, id, l)) /* --only P2: file names match case-insensitively too */
-			return true;
-		p += l + (p[l] == ',');
-	}
-	return false;
-}
-
-/* Every name of --only must be a problem. */
-static int check_only(const struct problem_set *set, const char *only, struct strbuf *err)
-{
-	for (const char *p = only; *p;) {
-		size_t l = strcspn(p, ",");
-		char *id = xstrndup(p, l);
-		bool known = !l;
-		for (int i = 0; !known && i < set->nproblems; i++)
-			known = !strcasecmp(set->problems[i].id, id);
-		if (!known) {
-			strbuf_addf(err, "--only: no problem '%s' (known:", id);
-			for (int i = 0; i < set->nproblems; i++)
-				strbuf_addf(err, " %s", set->problems[i].id);
-			strbuf_addch(err, ')');
-		}
-		free(id);
-		if (!known)
-			return -1;
-		p += l + (p[l] == ',');
-	}
-	return 0;
-}
-
 /* The selected problems (in problem-set order, whatever order --only gives), each with its variants. */
 static int select_problems(struct engine *e, struct strbuf *err)
 {
@@ -90,7 +54,7 @@ static int select_problems(struct engine *e, struct strbuf *err)
 	const char *only = e->opts.only && *e->opts.only ? e->opts.only : NULL;
 	int total = 0;
 
-	if (only && check_only(set, only, err) < 0)
+	if (only && problem_set_check_only(set, only, err) < 0)
 		return -1;
 	for (int i = 0; i < set->nproblems; i++)
 		total += problem_nvariants(&set->problems[i]);
@@ -99,7 +63,7 @@ static int select_problems(struct engine *e, struct strbuf *err)
 	for (int i = 0; i < set->nproblems; i++) {
 		struct problem *p = &set->problems[i];
 		int before = e->nproblems;
-		if (only && !names(only, p->id))
+		if (only && !problem_only_names(only, p->id))
 			continue;
 		for (int k = 0; k < problem_nvariants(p); k++)
 			if (!e->opts.language || problem_variant(p, k)->lang == e->opts.language)

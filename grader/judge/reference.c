@@ -64,6 +64,10 @@ static void cache_key(const struct engine *e, const struct problem *p, char out[
 	digest_init(&d);
 	digest_add_str(&d, GRADER_VERSION);
 	digest_add_str(&d, p->digest);
+	/* the answers of every candidate are cached before the choice: a problem
+	 * already chosen (cases dropped) has other cases under the same file */
+	if (p->chosen)
+		digest_add_str(&d, "chosen");
 	reference_key_add(e, p, &d);
 	digest_hex(&d, out);
 }
@@ -113,8 +117,9 @@ static void cache_write(const struct engine *e, const char *path, const struct p
 	strbuf_release(&sb);
 }
 
-/* The answers of one problem result of a measuring run, or the reason the reference failed. */
-static void take_answers(const struct engine *e, const struct problem_result *pr, struct reference_answers *ra)
+/* The answers of one problem result of a measuring run (from dir), or the reason the reference failed. */
+static void take_answers(const struct engine *e, const char *dir, const struct problem_result *pr,
+			 struct reference_answers *ra)
 {
 	int failed = 0;
 	for (int k = 0; k < pr->ntests; k++) {
@@ -130,7 +135,13 @@ static void take_answers(const struct engine *e, const struct problem_result *pr
 						t->message ? ": " : "", t->message ? t->message : "");
 		}
 	}
-	if (pr->build_message) {
+	if (pr->build_verdict == V_MISSING) {
+		/* the instructor's setup, not a submission: the student's wording ("your submission") would mislead */
+		free(ra->failure);
+		ra->failure = xasprintf("reference %s (%s): the reference directory '%s' has no file '%s' "
+					"(check --reference, or add the file)", pr->problem->id, pr->problem->lang->name,
+					dir, pr->problem->source);
+	} else if (pr->build_message) {
 		free(ra->failure);
 		ra->failure = xasprintf("reference %s (%s): %s", pr->problem->id, pr->problem->lang->name,
 					pr->build_message);
@@ -166,7 +177,7 @@ static int measure_language(struct engine *e, const struct language *lang, char 
 		int i = variant_of(e, r.problems[j].problem);
 		if (i < 0 || !run[i])
 			continue;
-		take_answers(e, &r.problems[j], &e->ref[i]);
+		take_answers(e, dir, &r.problems[j], &e->ref[i]);
 		if (!e->ref[i].failure && paths[i] && mkdir_p(e->cache_dir, 0755) == 0)
 			cache_write(e, paths[i], e->problems[i], &e->ref[i]);
 	}
@@ -201,6 +212,38 @@ static bool from_cache(struct engine *e, char **paths, bool *run)
 	return need_run;
 }
 
+/*
+ * Entries chosen by answer (answer:, balance:): keep the candidates the
+ * answers pick, in the problem and in its answers alike.  Too few is the
+ * problem file's failure, reported like a failing reference.
+ */
+static void choose_cases(struct engine *e, int i)
+{
+	struct problem *p = e->problems[i];
+	struct reference_answers *ra = &e->ref[i];
+	struct strbuf why = STRBUF_INIT;
+	bool *keep;
+	int n = 0, old = p->ncases;
+
+	if (!p->nfilters || p->chosen || ra->failure)
+		return;
+	keep = xcalloc((size_t)old + 1, sizeof(bool));
+	if (problem_choose_cases(p, ra->answer, ra->have, keep, &why) < 0) {
+		ra->failure = strbuf_detach(&why);
+		engine_log(e, "warning: %s", ra->failure);
+	}
+	for (int k = 0; k < old; k++) {
+		if (!keep[k])
+			continue;
+		ra->have[n] = ra->have[k];
+		ra->answer[n] = ra->answer[k];
+		ra->time_us[n] = ra->time_us[k];
+		n++;
+	}
+	free(keep);
+	strbuf_release(&why);
+}
+
 int reference_load(struct engine *e, struct strbuf *err)
 {
 	char **paths = xcalloc((size_t)e->nproblems + 1, sizeof(char *));
@@ -216,6 +259,8 @@ int reference_load(struct engine *e, struct strbuf *err)
 		if (any && measure_language(e, languages[l], paths, run, err) < 0)
 			goto cleanup;
 	}
+	for (int i = 0; i < e->nproblems; i++)
+		choose_cases(e, i);
 	e->ref_loaded = true;
 	e->reference_seconds = (double)(now_us() - started) / 1e6;
 	ret = 0;

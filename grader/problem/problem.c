@@ -37,6 +37,8 @@ struct loader {
 	size_t cases_alloc;
 	unsigned long long array_ints; /* ints the variant's arrays hold so far */
 	yaml_node_t *lang_groups;  /* languages.<lang>.groups: what differs per group, or NULL */
+	const char *const *names;  /* the inputs' names of the function a case calls (expressions) */
+	int ninputs;
 };
 
 __attribute__((format(printf, 3, 4)))
@@ -287,11 +289,109 @@ static int read_pair(struct loader *ld, yaml_node_t *n, const char *what, long l
 	return 0;
 }
 
+/* A bound: an integer, or an expression over the other inputs ("n - 1"); *e NULL for an integer. */
+static int read_bound(struct loader *ld, yaml_node_t *n, const char *what, long long *k, struct expr **e)
+{
+	struct strbuf why = STRBUF_INIT;
+	const char *s;
+	int ret;
+	*e = NULL;
+	if (expect_type(ld, n, YAML_SCALAR_NODE, what) < 0)
+		return -1;
+	s = scalar(n);
+	/* a plain number is an integer (get_integer's messages for "12x"); anything else, quoted or
+	 * not, an expression */
+	if (n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && isdigit((unsigned char)s[strspn(s, "+-")]) &&
+	    !strpbrk(s, " ()*/%") && !strchr(s + strspn(s, "+-"), '-') && !strchr(s + strspn(s, "+-"), '+'))
+		return get_integer(ld, n, what, k);
+	ret = expr_parse(s, ld->names, ld->ninputs, e, &why);
+	if (ret < 0)
+		fail(ld, n, "%s '%s': %s", what, s, why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
+/* [low, high] where each may be an expression; the order is checked when both are integers */
+static int read_bound_pair(struct loader *ld, yaml_node_t *n, const char *what, long long *lo, struct expr **lo_e,
+			   long long *hi, struct expr **hi_e)
+{
+	yaml_node_t *a, *b;
+	if (expect_type(ld, n, YAML_SEQUENCE_NODE, what) < 0)
+		return -1;
+	if (n->data.sequence.items.top - n->data.sequence.items.start != 2)
+		return fail(ld, n, "%s must be a list of two bounds [low, high] (integers or expressions)", what);
+	a = yaml_document_get_node(&ld->doc, n->data.sequence.items.start[0]);
+	b = yaml_document_get_node(&ld->doc, n->data.sequence.items.start[1]);
+	if (read_bound(ld, a, what, lo, lo_e) < 0 || read_bound(ld, b, what, hi, hi_e) < 0)
+		return -1;
+	if (!*lo_e && !*hi_e && *lo > *hi)
+		return fail(ld, n, "%s: low %lld is above high %lld", what, *lo, *hi);
+	return 0;
+}
+
 static int check_fits(struct loader *ld, yaml_node_t *n, enum value_type t, long long v, const char *what)
 {
 	if (!value_fits(t, v))
 		return fail(ld, n, "%s %lld does not fit the parameter's type %s", what, v,
 			    t == VT_INT_ARRAY ? "int" : value_type_name(t));
+	return 0;
+}
+
+/* array: {length, values, sorted, distinct, xor} for a parameter of type t (node a; n the argument) */
+static int parse_array_arg(struct loader *ld, yaml_node_t *n, yaml_node_t *a, enum value_type t, struct arg_spec *spec)
+{
+	static const char *const akeys[] = { "length", "values", "sorted", "distinct", "xor", NULL };
+	yaml_node_t *av[5];
+	long long flag;
+	if (t != VT_INT_ARRAY)
+		return fail(ld, n, "array generates an int array; this parameter is %s", value_type_name(t));
+	if (read_mapping(ld, a, "array", akeys, av) < 0 ||
+	    require(ld, a, av[0], "length", "array") < 0 ||
+	    require(ld, a, av[1], "values", "array") < 0)
+		return -1;
+	/* length: [low, high], or one bound (an exact length, e.g. another argument) */
+	if (av[0]->type == YAML_SCALAR_NODE) {
+		if (read_bound(ld, av[0], "length", &spec->len_lo, &spec->len_lo_e) < 0)
+			return -1;
+		spec->len_hi = spec->len_lo;
+		if (spec->len_lo_e)
+			expr_parse(scalar(av[0]), ld->names, ld->ninputs, &spec->len_hi_e, ld->err);
+	} else if (read_bound_pair(ld, av[0], "length", &spec->len_lo, &spec->len_lo_e, &spec->len_hi,
+				   &spec->len_hi_e) < 0) {
+		return -1;
+	}
+	if (read_bound_pair(ld, av[1], "values", &spec->lo, &spec->lo_e, &spec->hi, &spec->hi_e) < 0)
+		return -1;
+	if ((!spec->len_lo_e && spec->len_lo < 0) || (!spec->len_hi_e && spec->len_hi > MAX_ARRAY_LEN))
+		return fail(ld, av[0], "array length must be between 0 and %d", MAX_ARRAY_LEN);
+	if ((!spec->lo_e && check_fits(ld, av[1], VT_INT, spec->lo, "value") < 0) ||
+	    (!spec->hi_e && check_fits(ld, av[1], VT_INT, spec->hi, "value") < 0))
+		return -1;
+	if (av[2] && get_bool(ld, av[2], "sorted", &flag) < 0)
+		return -1;
+	spec->sorted = av[2] && flag;
+	if (av[3] && get_bool(ld, av[3], "distinct", &flag) < 0)
+		return -1;
+	spec->distinct = av[3] && flag;
+	if (spec->distinct && !spec->lo_e && !spec->hi_e && !spec->len_lo_e &&
+	    (unsigned long long)spec->len_lo > (unsigned long long)spec->hi - (unsigned long long)spec->lo + 1ULL)
+		return fail(ld, av[3], "distinct: at least %lld different values are asked from the %llu of [%lld, %lld]",
+			    spec->len_lo,
+			    (unsigned long long)spec->hi - (unsigned long long)spec->lo + 1ULL, spec->lo,
+			    spec->hi);
+	if (av[4]) {
+		if (get_integer(ld, av[4], "xor", &spec->xor_value) < 0)
+			return -1;
+		spec->has_xor = true;
+		if (spec->distinct)
+			return fail(ld, av[4], "xor and distinct cannot be combined (the last element completes the XOR)");
+		if (spec->lo_e || spec->lo != 0)
+			return fail(ld, av[1], "xor needs values from 0 (the element completing the XOR may be any of 0 .. high)");
+		if (spec->xor_value < 0 || (!spec->hi_e && spec->xor_value > spec->hi))
+			return fail(ld, av[4], "xor %lld is not among the values [0, %lld]", spec->xor_value,
+				    spec->hi);
+	}
+	spec->kind = ARG_RANDOM_ARRAY;
 	return 0;
 }
 
@@ -315,32 +415,18 @@ static int parse_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struc
 				return fail(ld, n, "range and random generate integers; this parameter is %s",
 					    value_type_name(t));
 			spec->kind = v[0] ? ARG_RANGE : ARG_RANDOM;
-			if (read_pair(ld, v[0] ? v[0] : v[1], v[0] ? "range" : "random", &spec->lo, &spec->hi) < 0)
+			if (v[0] && read_pair(ld, v[0], "range", &spec->lo, &spec->hi) < 0)
 				return -1;
-			if (check_fits(ld, n, t, spec->lo, "value") < 0 || check_fits(ld, n, t, spec->hi, "value") < 0)
+			if (v[1] && read_bound_pair(ld, v[1], "random", &spec->lo, &spec->lo_e, &spec->hi, &spec->hi_e) < 0)
+				return -1;
+			if ((!spec->lo_e && check_fits(ld, n, t, spec->lo, "value") < 0) ||
+			    (!spec->hi_e && check_fits(ld, n, t, spec->hi, "value") < 0))
 				return -1;
 			if (spec->kind == ARG_RANGE && (unsigned long long)spec->hi - (unsigned long long)spec->lo >= MAX_CASES_PER_PROBLEM)
 				return fail(ld, v[0], "range covers more than %d values", MAX_CASES_PER_PROBLEM);
 			return 0;
-		} else {
-			static const char *const akeys[] = { "length", "values", NULL };
-			yaml_node_t *av[2];
-			if (t != VT_INT_ARRAY)
-				return fail(ld, n, "array generates an int array; this parameter is %s", value_type_name(t));
-			if (read_mapping(ld, v[2], "array", akeys, av) < 0 ||
-			    require(ld, v[2], av[0], "length", "array") < 0 ||
-			    require(ld, v[2], av[1], "values", "array") < 0 ||
-			    read_pair(ld, av[0], "length", &spec->len_lo, &spec->len_hi) < 0 ||
-			    read_pair(ld, av[1], "values", &spec->lo, &spec->hi) < 0)
-				return -1;
-			if (spec->len_lo < 0 || spec->len_hi > MAX_ARRAY_LEN)
-				return fail(ld, av[0], "array length must be between 0 and %d", MAX_ARRAY_LEN);
-			if (check_fits(ld, av[1], VT_INT, spec->lo, "value") < 0 ||
-			    check_fits(ld, av[1], VT_INT, spec->hi, "value") < 0)
-				return -1;
-			spec->kind = ARG_RANDOM_ARRAY;
-			return 0;
 		}
+		return parse_array_arg(ld, n, v[2], t, spec);
 	}
 	spec->kind = ARG_LITERAL;
 	if (t == VT_INT_ARRAY) {
@@ -391,8 +477,9 @@ static int find_function(struct loader *ld, yaml_node_t *entry, yaml_node_t *cal
 static int parse_case_args(struct loader *ld, yaml_node_t *n, yaml_node_t *args, const struct signature *sig,
 			   struct case_spec *spec)
 {
-	int nargs = sig->ninputs;
+	int nargs = sig->ninputs, ret = -1, *order = NULL;
 	size_t total = 1;
+	const char **names;
 
 	if (nargs && require(ld, n, args, "args", "a case") < 0)
 		return -1;
@@ -408,16 +495,35 @@ static int parse_case_args(struct loader *ld, yaml_node_t *n, yaml_node_t *args,
 	/* every entry, so that case_spec_release() frees a half-parsed one */
 	spec->args = xcalloc((size_t)nargs + 1, sizeof(*spec->args));
 	spec->nargs = nargs;
+	names = xcalloc((size_t)nargs + 1, sizeof(*names));
+	for (int j = 0, i = 0; j < sig->nparams; j++)
+		if (!sig->params[j].is_length && i < nargs)
+			names[i++] = sig->params[j].name;
+	ld->names = names;
+	ld->ninputs = nargs;
 	for (int i = 0; i < nargs; i++) {
 		yaml_node_t *a = yaml_document_get_node(&ld->doc, args->data.sequence.items.start[i]);
 		if (parse_arg(ld, a, sig->input_types[i], &spec->args[i]) < 0)
-			return -1;
+			goto cleanup;
 		/* checked as the ranges multiply, so the message names the argument that overflows */
 		total *= arg_spec_nvalues(&spec->args[i]);
-		if (total > MAX_CASES_PER_PROBLEM)
-			return fail(ld, a, "this case expands to more than %d tests", MAX_CASES_PER_PROBLEM);
+		if (total > MAX_CASES_PER_PROBLEM) {
+			fail(ld, a, "this case expands to more than %d tests", MAX_CASES_PER_PROBLEM);
+			goto cleanup;
+		}
 	}
-	return 0;
+	order = xcalloc((size_t)nargs + 1, sizeof(int));
+	if (casegen_order(spec, order) < 0) {
+		fail(ld, args, "the arguments' bounds depend on each other in a circle");
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	free(order);
+	free(names);
+	ld->names = NULL;
+	ld->ninputs = 0;
+	return ret;
 }
 
 static int parse_case_count(struct loader *ld, yaml_node_t *count, struct case_spec *spec)
@@ -473,6 +579,55 @@ static int parse_case_expected(struct loader *ld, yaml_node_t *expected, enum va
 }
 
 /*
+ * answer:, balance:, tries: (v[0..2]) - tests chosen among random draws by
+ * the reference's answer.  tries defaults to 10 x count.
+ */
+static int parse_case_choice(struct loader *ld, yaml_node_t *n, yaml_node_t **v, enum value_type ret,
+			     struct case_spec *spec)
+{
+	long long flag = 0;
+	if (!v[0] && !v[1] && !v[2])
+		return 0;
+	if (!v[0] && !v[1])
+		return fail(ld, v[2], "tries only applies with answer or balance");
+	if (!case_spec_is_random(spec))
+		return fail(ld, v[0] ? v[0] : v[1], "answer and balance choose among random draws; this entry draws none");
+	for (int i = 0; i < spec->nargs; i++)
+		if (spec->args[i].kind == ARG_RANGE)
+			return fail(ld, v[0] ? v[0] : v[1],
+				    "answer and balance choose among random draws: give every argument as random, not range");
+	if (v[0] && v[1])
+		return fail(ld, v[1], "give answer or balance, not both");
+	if (v[1]) {
+		if (get_bool(ld, v[1], "balance", &flag) < 0)
+			return -1;
+		if (!flag)
+			return fail(ld, v[1], "balance: false is the default; leave the key out");
+		if (ret != VT_BOOL)
+			return fail(ld, v[1], "balance needs a bool function (as many false as true answers); this one returns %s",
+				    value_type_name(ret));
+		if (spec->count % 2)
+			return fail(ld, v[1], "balance needs an even count (half false, half true), not %lld", spec->count);
+		spec->balance = true;
+	} else {
+		if (ret == VT_BOOL ? get_bool(ld, v[0], "answer", &spec->answer) < 0
+				   : get_integer(ld, v[0], "answer", &spec->answer) < 0 ||
+					     check_fits(ld, v[0], ret, spec->answer, "answer") < 0)
+			return -1;
+		spec->has_answer = true;
+	}
+	spec->tries = spec->count * 10 < MAX_CASES_PER_PROBLEM ? spec->count * 10 : MAX_CASES_PER_PROBLEM;
+	if (v[2]) {
+		if (get_integer(ld, v[2], "tries", &spec->tries) < 0)
+			return -1;
+		if (spec->tries < spec->count || spec->tries > MAX_CASES_PER_PROBLEM)
+			return fail(ld, v[2], "tries must be between count (%lld) and %d", spec->count, MAX_CASES_PER_PROBLEM);
+	}
+	(void)n;
+	return 0;
+}
+
+/*
  * Check one `cases:` entry and describe it in spec.  The checks run in a
  * fixed order, so a file with several mistakes always names the same one.
  */
@@ -487,7 +642,11 @@ static int count_array_ints(struct loader *ld, const struct case_spec *spec)
 	unsigned long long per_test = 0;
 	for (int i = 0; i < spec->nargs; i++) {
 		const struct arg_spec *a = &spec->args[i];
-		if (a->kind == ARG_RANDOM_ARRAY)
+		if (a->kind == ARG_RANDOM_ARRAY && a->len_hi_e) {
+			long long lo, hi;
+			casegen_expr_span(spec, a->len_hi_e, &lo, &hi);
+			per_test += (unsigned long long)(hi < 0 ? 0 : hi > MAX_ARRAY_LEN ? MAX_ARRAY_LEN : hi);
+		} else if (a->kind == ARG_RANDOM_ARRAY)
 			per_test += (unsigned long long)a->len_hi;
 		else if (a->kind == ARG_LITERAL && a->type == VT_INT_ARRAY)
 			per_test += a->literal.len;
@@ -503,8 +662,9 @@ static int count_array_ints(struct loader *ld, const struct case_spec *spec)
 static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int entry_index,
 		      struct case_spec *spec)
 {
-	static const char *const keys[] = { "name", "call", "args", "expected", "count", "seed", NULL };
-	yaml_node_t *v[6];
+	static const char *const keys[] = { "name", "call", "args", "expected", "count", "seed",
+					    "answer", "balance", "tries", NULL };
+	yaml_node_t *v[9];
 	const struct signature *sig;
 
 	if (read_mapping(ld, n, "a case", keys, v) < 0 ||
@@ -513,7 +673,8 @@ static int parse_case(struct loader *ld, yaml_node_t *n, int group_index, int en
 	sig = &ld->p->funcs[spec->func];
 	spec->line = (int)n->start_mark.line + 1;
 	if (parse_case_args(ld, n, v[2], sig, spec) < 0 ||
-	    (v[4] && parse_case_count(ld, v[4], spec) < 0))
+	    (v[4] && parse_case_count(ld, v[4], spec) < 0) ||
+	    parse_case_choice(ld, n, v + 6, sig->ret, spec) < 0)
 		return -1;
 	if (case_spec_ntests(spec) + (size_t)ld->p->ncases > MAX_CASES_PER_PROBLEM)
 		return fail(ld, n, "the problem would have more than %d tests", MAX_CASES_PER_PROBLEM);
@@ -541,7 +702,9 @@ static void record_bounds(struct problem *p, const struct case_spec *spec, int f
 	struct arg_bounds *b = xcalloc((size_t)spec->nargs + 1, sizeof(*b));
 	for (int i = 0; i < spec->nargs; i++) {
 		const struct arg_spec *a = &spec->args[i];
-		b[i].generated = a->kind != ARG_LITERAL;
+		/* bounds that depend on each other, or a property, are kept as drawn: a smaller input
+		 * found one argument at a time could break them */
+		b[i].generated = a->kind != ARG_LITERAL && !case_spec_is_dependent(spec);
 		b[i].lo = a->lo;
 		b[i].hi = a->hi;
 		b[i].len_lo = a->kind == ARG_LITERAL ? (long long)a->literal.len : a->len_lo;
@@ -567,6 +730,17 @@ static int load_case(struct loader *ld, yaml_node_t *n, int group_index, int ent
 							     &ld->cases_alloc);
 	if (!case_spec_is_explicit(&spec))
 		record_bounds(p, &spec, first);
+	if (spec.tries) {
+		struct case_filter *f;
+		p->filters = xrealloc(p->filters, (size_t)(p->nfilters + 1) * sizeof(*p->filters));
+		f = &p->filters[p->nfilters++];
+		f->first = first;
+		f->ntries = p->ncases - first;
+		f->count = spec.count;
+		f->balance = spec.balance;
+		f->answer = spec.answer;
+		f->line = spec.line;
+	}
 	ret = 0;
 cleanup:
 	case_spec_release(&spec);
@@ -800,7 +974,7 @@ static int load_groups(struct loader *ld, yaml_node_t *list)
 			return -1;
 	for (int i = 0; i < p->ngroups; i++) {
 		const struct group *g = &p->groups[i];
-		p->max_score += g->scoring == SCORE_SUM ? g->points * g->ncases : g->points;
+		p->max_score += g->scoring == SCORE_SUM ? g->points * problem_group_tests(p, i) : g->points;
 	}
 	p->max_score = round(p->max_score * 1e6) / 1e6;
 	return 0;
@@ -1268,6 +1442,7 @@ void problem_release(struct problem *p)
 		free(tc->name);
 	}
 	free(p->cases);
+	free(p->filters);
 	for (int i = 0; i < p->ngens; i++)
 		free(p->gens[i]);
 	free(p->gens);
@@ -1387,6 +1562,109 @@ void problem_set_release(struct problem_set *set)
 	set->problems = NULL;
 	set->nproblems = 0;
 	set->dir = NULL;
+}
+
+int problem_group_tests(const struct problem *p, int g)
+{
+	int n = p->groups[g].ncases;
+	for (int f = 0; !p->chosen && f < p->nfilters; f++)
+		if (p->cases[p->filters[f].first].group == g)
+			n -= p->filters[f].ntries - (int)p->filters[f].count;
+	return n;
+}
+
+int problem_tests(const struct problem *p)
+{
+	int n = 0;
+	for (int g = 0; g < p->ngroups; g++)
+		n += problem_group_tests(p, g);
+	return n;
+}
+
+int problem_choose_cases(struct problem *p, const long long *answers, const bool *have, bool *keep,
+			 struct strbuf *why)
+{
+	int n = 0;
+	for (int k = 0; k < p->ncases; k++)
+		keep[k] = true;
+	if (p->chosen || !p->nfilters)
+		return 0;
+	for (int f = 0; f < p->nfilters; f++) {
+		const struct case_filter *cf = &p->filters[f];
+		size_t got = casegen_select(cf->count, cf->balance, cf->answer, answers + cf->first, have + cf->first,
+					    (size_t)cf->ntries, keep + cf->first);
+		if ((long long)got < cf->count) {
+			strbuf_addf(why, "problem %s (%s), line %d: ", p->id, p->lang->name, cf->line);
+			if (cf->balance) {
+				strbuf_addf(why, "%d draws give %zu tests with as many false as true answers; %lld wanted",
+					    cf->ntries, got, cf->count);
+			} else {
+				strbuf_addf(why, "%zu of %d draws have the answer ", got, cf->ntries);
+				problem_format_answer(why, p, p->cases[cf->first].func, cf->answer);
+				strbuf_addf(why, "; %lld wanted", cf->count);
+			}
+			strbuf_addstr(why, " (raise tries, or draw from ranges where that answer is more common)");
+			for (int k = 0; k < p->ncases; k++)
+				keep[k] = true;
+			return -1;
+		}
+	}
+	for (int g = 0; g < p->ngroups; g++) {
+		struct group *gr = &p->groups[g];
+		int first = n;
+		for (int k = gr->first_case; k < gr->first_case + gr->ncases; k++) {
+			struct test_case *tc = &p->cases[k];
+			if (!keep[k]) {
+				for (int i = 0; i < p->funcs[tc->func].ninputs; i++)
+					value_release(&tc->args[i]);
+				free(tc->args);
+				free(tc->name);
+				continue;
+			}
+			if (n != k)
+				p->cases[n] = *tc;
+			n++;
+		}
+		gr->first_case = first;
+		gr->ncases = n - first;
+	}
+	p->ncases = n;
+	p->chosen = true;
+	return 0;
+}
+
+bool problem_only_names(const char *only, const char *id)
+{
+	size_t idl = strlen(id);
+	for (const char *p = only; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == idl && !strncasecmp(p, id, l)) /* --only P2: file names match case-insensitively too */
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+int problem_set_check_only(const struct problem_set *set, const char *only, struct strbuf *err)
+{
+	for (const char *p = only; *p;) {
+		size_t l = strcspn(p, ",");
+		char *id = xstrndup(p, l);
+		bool known = !l;
+		for (int i = 0; !known && i < set->nproblems; i++)
+			known = !strcasecmp(set->problems[i].id, id);
+		if (!known) {
+			strbuf_addf(err, "--only: no problem '%s' (known:", id);
+			for (int i = 0; i < set->nproblems; i++)
+				strbuf_addf(err, " %s", set->problems[i].id);
+			strbuf_addch(err, ')');
+		}
+		free(id);
+		if (!known)
+			return -1;
+		p += l + (p[l] == ',');
+	}
+	return 0;
 }
 
 struct problem *problem_set_find(const struct problem_set *set, const char *id)

@@ -75,6 +75,18 @@ struct equivalent_mutant {
 	int line, column;        /* where the entry stands in the file */
 };
 
+/*
+ * A `cases:` entry whose tests the reference's answers choose (answer:,
+ * balance:): its candidates, and what to keep of them (casegen_select).
+ */
+struct case_filter {
+	int first, ntries;       /* cases[first .. first + ntries) before the choice */
+	long long count;         /* tests to keep */
+	bool balance;            /* count / 2 false and count / 2 true */
+	long long answer;        /* else: answers equal to this */
+	int line;                /* the entry's line */
+};
+
 struct group {
 	char *name;
 	enum visibility visibility;
@@ -135,6 +147,9 @@ struct problem {
 	int ngens;
 	double max_score;
 	struct growth_spec growth; /* declared or not (growth.declared) */
+	struct case_filter *filters; /* entries chosen by answer, in case order, owned */
+	int nfilters;
+	bool chosen;             /* problem_choose_cases has kept the chosen candidates only */
 	char *equivalent_to;     /* selftest: this reference must agree with that problem's on its cases */
 	struct equivalent_mutant *equivalents; /* equivalent_mutants: (every variant holds a copy of the list) */
 	int nequivalents;
@@ -163,6 +178,29 @@ void problem_release(struct problem *p);
  */
 int problem_set_load(struct problem_set *set, const char *dir, struct strbuf *err);
 void problem_set_release(struct problem_set *set);
+
+/*
+ * Keep, of every entry chosen by answer, the candidates casegen_select
+ * picks given the reference's answers (per case, before the choice), and
+ * drop the others: the groups' case ranges shrink to match.  keep[] (ncases
+ * entries, as the problem had them) tells the caller which cases stayed,
+ * so that it can compact its own per-case arrays the same way.  0; or -1
+ * with "problem p, line L: ..." in why when an entry found fewer tests than
+ * it wants (then nothing is dropped).  Once chosen, a problem is not chosen
+ * again (0, every keep[] true).
+ */
+int problem_choose_cases(struct problem *p, const long long *answers, const bool *have, bool *keep,
+			 struct strbuf *why);
+
+/* How many tests group g has once chosen (before the choice its candidates are more). */
+int problem_group_tests(const struct problem *p, int g);
+/* ... and the whole problem */
+int problem_tests(const struct problem *p);
+
+/* Does the comma-separated list `only` (--only) name id? */
+bool problem_only_names(const char *only, const char *id);
+/* Every id of `only` must be a problem of set: 0, or -1 with "--only: no problem 'x' (known: ...)" in err. */
+int problem_set_check_only(const struct problem_set *set, const char *only, struct strbuf *err);
 
 /* Find a problem by id, or NULL. */
 struct problem *problem_set_find(const struct problem_set *set, const char *id);

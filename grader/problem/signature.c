@@ -165,7 +165,8 @@ static int parse_param(struct lexer *lx, struct signature *sig, size_t *alloc, s
 		goto cleanup;
 	}
 	if (is_pointer && t != VT_INT) {
-		strbuf_addf(err, "parameter '%s': only int arrays are supported", name);
+		strbuf_addf(err, "parameter '%s': only int arrays are supported (the types are bool, int, long long "
+			    "and const int * followed by its int length)", name);
 		goto cleanup;
 	}
 	for (int j = 0; j < sig->nparams; j++)

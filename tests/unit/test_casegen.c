@@ -433,6 +433,249 @@ static void test_agrees_with_loader(void **state)
 	free(path);
 }
 
+
+/* ---- generators that know the game (issue 33) ---- */
+
+static struct expr *parse(const char *text, int n, ...)
+{
+	const char *names[8];
+	struct expr *e = NULL;
+	struct strbuf err = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, n);
+	for (int i = 0; i < n; i++)
+		names[i] = va_arg(ap, const char *);
+	va_end(ap);
+	if (expr_parse(text, names, n, &e, &err) < 0)
+		fail_msg("'%s' does not parse: %s", text, err.buf);
+	strbuf_release(&err);
+	return e;
+}
+
+static void expect_parse_error(const char *text, const char *msg)
+{
+	const char *names[2] = { "n", "moves" };
+	struct expr *e = NULL;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(expr_parse(text, names, 2, &e, &err), -1);
+	assert_null(e);
+	if (!strstr(err.buf, msg))
+		fail_msg("'%s': message '%s' lacks '%s'", text, err.buf, msg);
+	strbuf_release(&err);
+}
+
+static void test_expr_errors(void **state)
+{
+	(void)state;
+	expect_parse_error("m - 1", "'m' names no argument of this function (it takes n, moves)");
+	expect_parse_error("n -", "the expression ends too early");
+	expect_parse_error("(n + 1", "a '(' is not closed");
+	expect_parse_error("n + 1)", "unexpected ')'");
+	expect_parse_error("n $ 2", "unexpected '$'");
+	expect_parse_error("99999999999999999999", "too large");
+}
+
+/* k drawn from [1, n - 1] after n: every test has 1 <= k < n, and n takes several values */
+static void test_dependent_bound(void **state)
+{
+	struct cases cs = CASES_INIT;
+	struct case_spec spec = make_spec(0, 300, 7, 2, random_value(VT_INT, 2, 40), random_value(VT_INT, 1, 1));
+	bool seen_small = false, seen_large = false;
+	(void)state;
+	spec.args[1].hi_e = parse("n - 1", 2, "n", "k");
+	assert_true(case_spec_is_dependent(&spec));
+	assert_int_equal(expand(&cs, &spec, 0), 300);
+	for (int k = 0; k < cs.n; k++) {
+		long long n = cs.c[k].args[0].i, kk = cs.c[k].args[1].i;
+		if (n < 2 || n > 40 || kk < 1 || kk >= n)
+			fail_msg("test %d: n = %lld, k = %lld", k, n, kk);
+		seen_small |= n == 2;
+		seen_large |= kk > 30;
+	}
+	assert_true(seen_small);
+	assert_true(seen_large);
+	cases_release(&cs);
+	case_spec_release(&spec);
+}
+
+/* the canIWin shape: T in [M + 1, M (M + 1) / 2], where the first argument depends on nothing */
+static void test_total_within_reach(void **state)
+{
+	struct cases cs = CASES_INIT;
+	struct case_spec spec = make_spec(0, 200, 464, 2, random_value(VT_INT, 1, 20), random_value(VT_INT, 0, 0));
+	(void)state;
+	spec.args[1].lo_e = parse("M + 1", 2, "M", "T");
+	spec.args[1].hi_e = parse("M * (M + 1) / 2", 2, "M", "T");
+	expand(&cs, &spec, 0);
+	for (int k = 0; k < cs.n; k++) {
+		long long m = cs.c[k].args[0].i, t = cs.c[k].args[1].i;
+		/* M = 1 and 2 give a low bound above the high one: the low bound */
+		long long lo = m + 1, hi = m * (m + 1) / 2 < lo ? lo : m * (m + 1) / 2;
+		if (t < lo || t > hi)
+			fail_msg("test %d: M = %lld, T = %lld outside [%lld, %lld]", k, m, t, lo, hi);
+	}
+	cases_release(&cs);
+	case_spec_release(&spec);
+}
+
+/* an array whose length is another argument (the second input, drawn first whatever its place) */
+static void test_length_from_argument(void **state)
+{
+	struct cases cs = CASES_INIT;
+	struct case_spec spec = make_spec(0, 50, 3, 2, random_array(0, 0, -5, 5), random_value(VT_INT, 0, 30));
+	int order[2];
+	(void)state;
+	spec.args[0].len_lo_e = parse("n", 2, "a", "n");
+	spec.args[0].len_hi_e = parse("n", 2, "a", "n");
+	assert_int_equal(casegen_order(&spec, order), 0);
+	assert_int_equal(order[0], 1);
+	assert_int_equal(order[1], 0);
+	expand(&cs, &spec, 0);
+	for (int k = 0; k < cs.n; k++)
+		assert_int_equal((long long)cs.c[k].args[0].len, cs.c[k].args[1].i);
+	cases_release(&cs);
+	case_spec_release(&spec);
+}
+
+static void test_circle(void **state)
+{
+	struct case_spec spec = make_spec(0, 1, 3, 2, random_value(VT_INT, 0, 9), random_value(VT_INT, 0, 9));
+	int order[2];
+	(void)state;
+	spec.args[0].hi_e = parse("b", 2, "a", "b");
+	spec.args[1].hi_e = parse("a + 1", 2, "a", "b");
+	assert_int_equal(casegen_order(&spec, order), -1);
+	case_spec_release(&spec);
+}
+
+static unsigned xor_of(const struct value *v)
+{
+	unsigned x = 0;
+	for (size_t e = 0; e < v->len; e++)
+		x ^= (unsigned)v->arr[e];
+	return x;
+}
+
+/* Nim's losing positions: XOR 0 and every pile in bounds, rows up to 100 000 piles */
+static void test_xor_zero(void **state)
+{
+	struct cases cs = CASES_INIT;
+	struct case_spec spec = make_spec(0, 40, 504, 1, random_array(0, 2000, 0, 1000000000));
+	bool nonzero = false;
+	(void)state;
+	spec.args[0].has_xor = true;
+	expand(&cs, &spec, 0);
+	spec.args[0].len_lo = spec.args[0].len_hi = 100000;
+	spec.count = 2;
+	expand(&cs, &spec, 0);
+	for (int k = 0; k < cs.n; k++) {
+		const struct value *v = &cs.c[k].args[0];
+		assert_int_equal(xor_of(v), 0);
+		for (size_t e = 0; e < v->len; e++) {
+			if (v->arr[e] < 0 || v->arr[e] > 1000000000)
+				fail_msg("test %d: pile %zu is %d", k, e, v->arr[e]);
+			nonzero |= v->arr[e] != 0;
+		}
+	}
+	assert_int_equal(cs.c[cs.n - 1].args[0].len, 100000);
+	assert_true(nonzero); /* not the all-zeros fallback every time */
+	/* a given XOR: 1, a winning position */
+	spec.args[0].xor_value = 1;
+	spec.args[0].len_lo = 1;
+	spec.args[0].len_hi = 50;
+	spec.count = 30;
+	int before = cs.n;
+	expand(&cs, &spec, 0);
+	for (int k = before; k < cs.n; k++)
+		assert_int_equal(xor_of(&cs.c[k].args[0]), 1);
+	cases_release(&cs);
+	case_spec_release(&spec);
+}
+
+static void test_sorted_distinct(void **state)
+{
+	struct cases cs = CASES_INIT;
+	/* dense (a permutation of 1..12), sparse, and sorted */
+	struct case_spec dense = make_spec(0, 10, 1, 1, random_array(12, 12, 1, 12));
+	struct case_spec sparse = make_spec(0, 10, 2, 1, random_array(1, 300, -1000000, 1000000));
+	struct case_spec cut = make_spec(0, 5, 3, 1, random_array(20, 20, 1, 5));
+	(void)state;
+	dense.args[0].distinct = sparse.args[0].distinct = cut.args[0].distinct = true;
+	sparse.args[0].sorted = true;
+	expand(&cs, &dense, 0);
+	expand(&cs, &sparse, 0);
+	expand(&cs, &cut, 0);
+	for (int k = 0; k < cs.n; k++) {
+		const struct value *v = &cs.c[k].args[0];
+		for (size_t a = 0; a < v->len; a++)
+			for (size_t b = a + 1; b < v->len; b++)
+				if (v->arr[a] == v->arr[b])
+					fail_msg("test %d: %d twice", k, v->arr[a]);
+		if (k >= 10 && k < 20)
+			for (size_t a = 1; a < v->len; a++)
+				assert_true(v->arr[a - 1] < v->arr[a]);
+		if (k < 10)
+			assert_int_equal(v->len, 12);
+		if (k >= 20)
+			assert_int_equal(v->len, 5); /* cut to the 5 values of [1, 5] */
+	}
+	/* the dense draws are shuffled, not 1..12 in order every time */
+	bool shuffled = false;
+	for (int k = 0; k < 10; k++)
+		for (size_t a = 0; a < 12; a++)
+			shuffled |= cs.c[k].args[0].arr[a] != (int)a + 1;
+	assert_true(shuffled);
+	cases_release(&cs);
+	case_spec_release(&dense);
+	case_spec_release(&sparse);
+	case_spec_release(&cut);
+}
+
+/* the same spec twice: the same tests (reproducible from the seed) */
+static void test_reproducible(void **state)
+{
+	struct cases a = CASES_INIT, b = CASES_INIT;
+	struct case_spec spec = make_spec(0, 20, 99, 2, random_value(VT_INT, 1, 100), random_array(0, 0, 1, 1));
+	(void)state;
+	spec.args[1].len_hi_e = parse("n / 2", 2, "n", "moves");
+	spec.args[1].hi_e = parse("n + 5", 2, "n", "moves");
+	spec.args[1].distinct = spec.args[1].sorted = true;
+	expand(&a, &spec, 0);
+	expand(&b, &spec, 0);
+	for (int k = 0; k < a.n; k++)
+		for (int i = 0; i < 2; i++)
+			assert_same_value(&a.c[k].args[i], &b.c[k].args[i]);
+	cases_release(&a);
+	cases_release(&b);
+	case_spec_release(&spec);
+}
+
+/* a chosen spec expands to its tries; casegen_select keeps by hand-written answers */
+static void test_select(void **state)
+{
+	long long answers[10] = { 1, 1, 0, 1, 0, 1, 0, 0, 1, 0 };
+	bool have[10], keep[10];
+	bool want_balance[10] = { true, true, true, false, true, false, false, false, false, false };
+	bool want_false[10] = { false, false, true, false, true, false, true, false, false, false };
+	struct case_spec spec = make_spec(0, 4, 1, 1, random_value(VT_INT, 0, 9));
+	(void)state;
+	spec.tries = 10;
+	assert_int_equal(case_spec_ntests(&spec), 10);
+	for (int k = 0; k < 10; k++)
+		have[k] = true;
+	assert_int_equal(casegen_select(4, true, 0, answers, have, 10, keep), 4);
+	for (int k = 0; k < 10; k++)
+		assert_int_equal(keep[k], want_balance[k]);
+	assert_int_equal(casegen_select(3, false, 0, answers, have, 10, keep), 3);
+	for (int k = 0; k < 10; k++)
+		assert_int_equal(keep[k], want_false[k]);
+	/* not enough: 5 zeros among 10, 6 wanted; a candidate without an answer is never kept */
+	have[2] = false;
+	assert_int_equal(casegen_select(6, false, 0, answers, have, 10, keep), 4);
+	assert_false(keep[2]);
+	case_spec_release(&spec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +690,15 @@ int main(void)
 		cmocka_unit_test(test_no_arguments),
 		cmocka_unit_test(test_appends_after_existing),
 		cmocka_unit_test(test_agrees_with_loader),
+		cmocka_unit_test(test_expr_errors),
+		cmocka_unit_test(test_dependent_bound),
+		cmocka_unit_test(test_total_within_reach),
+		cmocka_unit_test(test_length_from_argument),
+		cmocka_unit_test(test_circle),
+		cmocka_unit_test(test_xor_zero),
+		cmocka_unit_test(test_sorted_distinct),
+		cmocka_unit_test(test_reproducible),
+		cmocka_unit_test(test_select),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

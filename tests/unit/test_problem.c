@@ -1062,6 +1062,18 @@ static const struct bad_case bad_cases[] = {
 	{ "array_missing_values.yaml", 11, 24, "missing the required key 'values'" },
 	/* other values */
 	{ "bad_signature.yaml", 7, 5, "bad signature 'double g(double x)'" },
+	/* generators that know the game (issue 33): columns counted by hand in each file */
+	{ "gen_expr_unknown_name.yaml", 11, 47, "random 'm - 1': 'm' names no argument of this function (it takes n, k)" },
+	{ "gen_circle.yaml", 11, 15, "the arguments' bounds depend on each other in a circle" },
+	{ "gen_xor_distinct.yaml", 11, 78, "xor and distinct cannot be combined" },
+	{ "gen_xor_low.yaml", 11, 49, "xor needs values from 0" },
+	{ "gen_balance_odd.yaml", 13, 18, "balance needs an even count (half false, half true), not 5" },
+	{ "gen_balance_int.yaml", 13, 18, "balance needs a bool function" },
+	{ "gen_answer_range.yaml", 12, 17, "give every argument as random, not range" },
+	{ "gen_tries_alone.yaml", 12, 16, "tries only applies with answer or balance" },
+	{ "gen_tries_below_count.yaml", 14, 16, "tries must be between count (10) and 200000" },
+	{ "gen_distinct_too_few.yaml", 11, 67, "distinct: at least 6 different values are asked from the 5 of [1, 5]" },
+	{ "gen_answer_and_balance.yaml", 14, 18, "give answer or balance, not both" },
 	{ "bad_id.yaml", 2, 5, "id 'p/1'" },
 	{ "bad_source.yaml", 4, 9, "source must be a file name ending in .c" },
 	{ "bad_visibility.yaml", 9, 17, "visibility must be public or hidden, not 'secret'" },

@@ -318,6 +318,8 @@ static void test_unsupported_types(void **state)
 	parse_fails("int f(short n)", "unsupported type");
 	parse_fails("int f(int int n)", "unsupported type");
 	parse_fails("bool int f(int n)", "unsupported type");
+	/* a long long array (issue 33): refused, naming the types that exist */
+	parse_fails("bool nimWin(const long long *piles, int n)", "only int arrays are supported (the types are bool, int, long long and const int * followed by its int length)");
 	/* char * is a pointer, but not to int */
 	parse_fails("int f(char *s, int n)", NULL);
 	parse_fails("int f(long long *a, int n)", "only int arrays");

@@ -1,0 +1,136 @@
+#!/bin/sh
+# tests/games/run.sh - the second bundled problem set, examples/games/ (issue 33).
+#
+#   1. the references (C and Python) against independent brute force and the
+#      published values (check_reference.py);
+#   2. bin/grader --problems examples/games/problems --reference
+#      examples/games/reference grades each reference, C and Python, to full
+#      marks (exit 0), and the tests the generators chose hold what the files
+#      ask: balanced groups, losing positions, XOR-0 rows (check_report.py);
+#   3. every wrong solution in fixtures/ (constant answers, plain recursion,
+#      an early-exit scan; C and Python) scores what its EXPECTED says:
+#      a constant answer at most 60 %, the slow ones nothing on the large group;
+#   4. grader mutate kills at least 95 % of the references' mutants
+#      (GAMES_MUTATE=0 skips it: several minutes on 2 cores).
+# $GRADER defaults to build/asan/grader.  Prints "ok - ..." / "not ok - ..."
+# per check and "N passed, M failed"; exit 1 on any failure.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+REPO=$PWD
+: "${GRADER:=$REPO/build/asan/grader}"
+: "${GAMES_MUTATE:=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+GAMES="--problems $REPO/examples/games/problems --reference $REPO/examples/games/reference"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-games.XXXXXX") || exit 2
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+CACHE="$TMP/cache"
+passed=0
+failed=0
+
+# count the ok / not ok lines of a checker's output, echoing them
+tally() {
+	while IFS= read -r line; do
+		echo "$line"
+		case $line in
+		"ok "*) passed=$((passed + 1)) ;;
+		"not ok "*) failed=$((failed + 1)) ;;
+		esac
+	done <"$1"
+}
+
+ok() {
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+if [ ! -x "$GRADER" ]; then
+	echo "not ok - grader '$GRADER' is built (make build/asan/grader)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+python3 tests/games/check_reference.py >"$TMP/ref.out" 2>&1
+echo "# exit $?" >>"$TMP/ref.out"
+tally "$TMP/ref.out"
+
+# selftest: every reference full marks, every explicit expected agrees, the languages agree
+"$GRADER" selftest $GAMES --cache "$CACHE" >"$TMP/selftest.out" 2>&1
+ok $? "grader selftest on examples/games (exit 0: $(tail -n 1 "$TMP/selftest.out"))"
+
+for lang in c python; do
+	dir=examples/games/reference
+	[ $lang = python ] && dir=examples/games/reference/python
+	"$GRADER" $GAMES --cache "$CACHE" --show-hidden --format json -o "$TMP/ref-$lang.json" "$dir" \
+		>"$TMP/ref-$lang.out" 2>&1
+	code=$?
+	ok $code "the $lang reference gets full marks from bin/grader --problems examples/games/problems (exit $code)"
+	[ -s "$TMP/ref-$lang.json" ] || continue
+	python3 tests/games/check_report.py chosen "$TMP/ref-$lang.json" "$lang reference" >"$TMP/chosen.out" 2>&1
+	echo "# exit $?" >>"$TMP/chosen.out"
+	tally "$TMP/chosen.out"
+done
+
+# wrong solutions: a submission of one file each, graded on that problem only
+for fixture in tests/games/fixtures/*/; do
+	fixture=${fixture%/}
+	name=$(basename "$fixture")
+	sub="$TMP/sub/$name"
+	mkdir -p "$sub"
+	cp "$fixture"/*.c "$fixture"/*.py "$sub"/ 2>/dev/null
+	id=$(sed -n 's/^[a-z]* \([A-Za-z_]*\) .*/\1/p' "$fixture/EXPECTED" | head -n 1)
+	"$GRADER" $GAMES --cache "$CACHE" --only "$id" --show-hidden --format json -o "$TMP/$name.json" "$sub" \
+		>"$TMP/$name.out" 2>&1
+	code=$?
+	ok $((code != 1)) "$name: graded, some test failed (exit $code, expected 1)"
+	python3 tests/games/check_report.py expect "$TMP/$name.json" "$fixture/EXPECTED" >"$TMP/expect.out" 2>&1
+	echo "# exit $?" >>"$TMP/expect.out"
+	tally "$TMP/expect.out"
+done
+
+# grader list --only: the one problem, and an unknown id refused
+"$GRADER" list $GAMES --only nim >"$TMP/list.out" 2>&1
+code=$?
+lines=$(grep -c '^[A-Za-z]' "$TMP/list.out")
+ok $((code != 0 || lines != 1)) "grader list --only nim lists one problem (exit $code, $lines problem lines)"
+"$GRADER" list $GAMES --only nope >"$TMP/list.out" 2>&1
+code=$?
+grep -q "no problem 'nope' (known: canIWin grundy nim)" "$TMP/list.out"
+ok $((code != 2 || $? != 0)) "grader list --only nope: usage error naming the known ids (exit $code)"
+
+# a file not named after its id loads (test sets rename freely), and selftest notes it
+mkdir -p "$TMP/renamed"
+cp examples/games/problems/nim.yaml "$TMP/renamed/piles.yaml"
+"$GRADER" selftest --problems "$TMP/renamed" --reference examples/games/reference --cache "$CACHE" \
+	>"$TMP/renamed.out" 2>&1
+code=$?
+grep -q "^note '$TMP/renamed/piles.yaml' has id 'nim': naming it nim.yaml makes it easier to find" "$TMP/renamed.out"
+ok $((code != 0 || $? != 0)) "selftest notes piles.yaml holding id nim, and passes (exit $code)"
+
+if [ "$GAMES_MUTATE" != 0 ]; then
+	"$GRADER" mutate $GAMES --cache "$CACHE" -j 2 >"$TMP/mutate.out" 2>&1
+	code=$?
+	python3 - "$TMP/mutate.out" >"$TMP/mutate.check" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"Total: (\d+) of (\d+) mutants killed", text)
+if not m:
+    print("not ok - grader mutate prints its total: " + text[-300:].replace("\n", " | "))
+else:
+    killed, total = int(m.group(1)), int(m.group(2))
+    rate = killed / total if total else 0
+    print(("ok" if total >= 100 and rate >= 0.95 else "not ok")
+          + f" - grader mutate kills {killed} of {total} mutants ({rate:.1%}; at least 95 %)")
+PY
+	tally "$TMP/mutate.check"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
