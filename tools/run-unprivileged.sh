@@ -3,7 +3,8 @@
 # the grader: as a normal user, and as a normal user whose machine refuses
 # new user namespaces (a container runtime's seccomp profile).
 #
-#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch hostile summary mutate order i18n)
+#   tools/run-unprivileged.sh [SUITE...]     (default: integration reports pack batch batch/course hostile summary mutate order i18n)
+#   UNPRIVILEGED_PASSES="crippled" tools/run-unprivileged.sh integration   (only these passes)
 #
 # As root (CI): creates a system user for the run (removed afterwards),
 # copies the repository and the built graders into a directory of that
@@ -19,25 +20,56 @@
 # only the grader it starts drops to the user (HOSTILE_USER), on the part of
 # its fixtures listed in tests/hostile/UNPRIVILEGED.
 #
-# As root the [no-userns] pass runs integration, pack, batch and hostile
-# (reports, summary, mutate and i18n grade through the same machinery and run in
-# [user]).  The [no-userns] and [crippled] passes of the integration suite grade the
-# fixtures whose grading depends on what the sandbox can do (killing, faults,
-# the compiler's view, the Python host, output): $FALLBACK_FIXTURES below;
-# [user] and the root run grade them all.  A verdict's wording does not
-# change with the sandbox's level.
+# Each pass keeps the checks whose outcome could differ at its level, and
+# leaves out what the root run (or an earlier pass) already showed the same:
+#   [user]       every suite above (i18n too: the catalogue found and the
+#                locale made by a normal user): a normal user's paths (file modes, the
+#                cache's owner checks, what the class notes say) and the
+#                sandbox without root (no uid per slot, no cgroups).  The
+#                integration suite grades $SANDBOX_FIXTURES: the fixtures
+#                whose grading goes through what the sandbox can do (killing,
+#                faults, the compiler's view, the Python host, output, -j
+#                with one uid for every runner).  The others (file names,
+#                languages, signatures: misnamed, utf16, py-conflict, ...) are
+#                judged by the grader from the submission's files, or by the
+#                compiler as compile-error is, the same at every level: the
+#                root run grades them.  The rest of the suite (the reference's
+#                answers computed cold, the cache's owner and mode checks,
+#                usage errors on read-only directories) runs in full.
+#   [no-userns]  integration ($SANDBOX_FIXTURES: the fallback's process
+#                groups, rlimits and seccomp alone), batch (the class note
+#                of the fallback, its workers killed by process group),
+#                hostile (tests/hostile/UNPRIVILEGED) and order.  Not
+#                reports, summary, mutate and i18n (they grade through the same
+#                machinery, in [user]), nor pack: it grades only the
+#                reference and the template, as the integration suite does
+#                at this level, and the rest of it (the tarball, its build)
+#                does not change with the sandbox.
+#   [crippled]   integration only, $CRIPPLED_FIXTURES: what changes from
+#                [user] is the mount namespace alone (PID, network and user
+#                namespaces still work), so the file views of the compiler
+#                and of the Python host, not the killing, faults or output
+#                (endless-loop, sleeper, stack-overflow, shrink ... are
+#                graded at [user] with the same PID namespace).
+# The reference answers of problems/ come from the run's seed cache
+# ($TEST_SEED_CACHE, tools/seed-cache.sh) copied into the user's directory,
+# except in the integration suite, which computes them cold at each level.
 #
 # As a normal user the main pass already ran as one: only the no-userns pass
 # runs, as that user.  Exit 0 when every pass of every suite is green.
+# With SUITE_TIMES=FILE each pass's wall-clock and CPU seconds are appended
+# to FILE (tools/suite-times.sh).
 set -u
 cd "$(dirname "$0")/.."
 top=$PWD
-suites=${*:-integration reports pack batch hostile summary mutate order i18n}
+suites=${*:-integration reports pack batch batch/course hostile summary mutate order i18n}
 wrapper=$top/build/tests/deny-userns
 user=combgrader-test
 # (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2)
-FALLBACK_FIXTURES="correct wrong-answers crash stack-overflow out-of-bounds endless-loop sleeper compile-error
+SANDBOX_FIXTURES="correct wrong-answers crash stack-overflow out-of-bounds endless-loop sleeper compile-error
 chatter shrink assert-fail py-correct py-exception py-endless-loop py-recursion py-import-error py-chatter"
+# the file views: what the compiler and the Python host read (wrong-answers: the hidden-test checks read its report)
+CRIPPLED_FIXTURES="correct wrong-answers compile-error py-correct py-exception py-import-error"
 
 [ -x "$wrapper" ] || { echo "run-unprivileged: no $wrapper (make build/tests/deny-userns)"; exit 1; }
 [ -x "$top/build/asan/grader" ] || { echo "run-unprivileged: no build/asan/grader"; exit 1; }
@@ -65,6 +97,7 @@ else
 	as_user() { "$@"; }
 	passes="no-userns"
 fi
+passes=${UNPRIVILEGED_PASSES:-$passes}
 
 # A copy the user owns: the work tree without .git and build/, plus the graders.
 repo=$stage/repo
@@ -77,10 +110,22 @@ cp "$wrapper" "$repo/build/tests/deny-userns"
 [ -d "$top/build/locale" ] && cp -R "$top/build/locale" "$repo/build/locale"
 # the Makefile's dependency stamps, so that `make` in the copy does not look for apt-get
 cp "$top"/build/.deps-ok "$top"/build/.test-deps-ok "$repo/build/" 2>/dev/null
+# the reference answers of problems/, once for every pass (the suites copy them: their own files)
+seed=$stage/seed
+if [ -n "${TEST_SEED_CACHE:-}" ] && [ -d "$TEST_SEED_CACHE" ]; then
+	cp -R "$TEST_SEED_CACHE" "$seed"
+else
+	(cd "$top" && tools/seed-cache.sh "$seed") || seed=
+fi
 [ "$(id -u)" = 0 ] && chown -R "$user" "$stage"
 
 failed=0
 ran=0
+# cpu_now: sets cpu_s to the CPU seconds (user + system) of this shell's finished children so far
+cpu_now() {
+	times >"$stage/times"
+	cpu_s=$(awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%d\n", t }' "$stage/times")
+}
 # living_of USER: the pids of USER's processes that are not zombies, after waiting up to 3 s for them to go
 living_of() {
 	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
@@ -94,15 +139,17 @@ living_of() {
 run_pass() { # run_pass PASS SUITE
 	pass=$1
 	suite=$2
-	fixtures=$(echo $FALLBACK_FIXTURES)
+	fixtures=$(echo $SANDBOX_FIXTURES)
 	case $pass in
-	user) wrap= fixtures= ;;
+	user) wrap= ;;
 	no-userns) wrap=$repo/build/tests/deny-userns ;;
-	crippled) wrap="$repo/build/tests/deny-userns --crippled" ;;
+	crippled) wrap="$repo/build/tests/deny-userns --crippled" fixtures=$(echo $CRIPPLED_FIXTURES) ;;
 	esac
 	echo "== [$pass] tests/$suite/run.sh as $user"
 	ran=$((ran + 1))
 	started=$(date +%s)
+	cpu_now
+	cpu=$cpu_s
 	if [ "$suite" = hostile ]; then
 		if [ "$(id -u)" != 0 ]; then
 			echo "[$pass] the hostile suite needs root for its PID namespace: not run as $user"
@@ -118,12 +165,16 @@ run_pass() { # run_pass PASS SUITE
 			TMPDIR="$stage/tmp" CI="${CI:-}" GRADER="$repo/build/asan/grader" \
 			ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}" \
 			UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" \
-			GRADER_EXPECT_LEVEL="$pass" INTEGRATION_FIXTURES="$fixtures" $wrap sh "tests/$suite/run.sh"
+			GRADER_EXPECT_LEVEL="$pass" INTEGRATION_FIXTURES="$fixtures" TEST_SEED_CACHE="$seed" \
+			$wrap sh "tests/$suite/run.sh"
 			echo $? >"$stage/rc") 2>&1 |
 			sed "s/^/[$pass] /"
 	fi
-	echo "time: [$pass] tests/$suite/run.sh $(($(date +%s) - started)) s"
-	[ -z "${SUITE_TIMES:-}" ] || echo "$(($(date +%s) - started)) [$pass] tests/$suite/run.sh" >> "$SUITE_TIMES"
+	wall=$(($(date +%s) - started))
+	cpu_now
+	cpu=$((cpu_s - cpu))
+	echo "time: [$pass] tests/$suite/run.sh $wall s, $cpu s of CPU"
+	[ -z "${SUITE_TIMES:-}" ] || echo "$wall $cpu [$pass] tests/$suite/run.sh" >> "$SUITE_TIMES"
 	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
 		echo "FAILED: [$pass] tests/$suite/run.sh"
 		failed=$((failed + 1))
@@ -141,11 +192,10 @@ run_pass() { # run_pass PASS SUITE
 for pass in $passes; do
 	for suite in $suites; do
 		# the crippled pass: one suite is enough to show the fallback it takes; the no-userns pass:
-		# the suites whose outcome depends on the sandbox (the report formats, the class summary and
-		# mutate grade through the same machinery, and run in the [user] pass)
+		# the suites whose outcome depends on the sandbox (see the top of this file)
 		[ "$pass" = crippled ] && [ "$suite" != integration ] && continue
 		[ "$pass" = no-userns ] && [ "$(id -u)" = 0 ] &&
-			case $suite in reports | summary | mutate | i18n) true ;; *) false ;; esac && continue
+			case $suite in reports | summary | mutate | pack | i18n) true ;; *) false ;; esac && continue
 		run_pass "$pass" "$suite"
 	done
 done

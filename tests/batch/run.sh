@@ -16,46 +16,32 @@
 # signals only processes it started itself.
 set -u
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-: "${GRADER:=$ROOT/build/asan/grader}"
-export GRADER
+. tests/lib.sh
+ROOT=$REPO
 
 if [ -z "${BATCH_TEST_IN_NS:-}" ]; then
-	if [ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
-		BATCH_TEST_IN_NS=1 exec unshare --pid --fork --mount-proc "$0" "$@"
-	fi
+	in_pid_namespace BATCH_TEST_IN_NS "$0" "$@"
 	echo "note: no PID namespace available (needs root): the hostile submission is left out"
 	BATCH_HOSTILE=0
 fi
 export BATCH_HOSTILE="${BATCH_HOSTILE:-1}"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/batch-test.XXXXXX")
+lib_tmpdir batch-test
 bg_pid=
-cleanup() {
+at_exit() {
 	# only what this script started: the background grader (its process group)
 	if [ -n "$bg_pid" ]; then
 		kill -s KILL -- "-$bg_pid" 2>/dev/null
 		wait "$bg_pid" 2>/dev/null
 	fi
-	if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL - $1"; }
-check() { # check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
+bad() { not_ok "$@"; }
 no_sanitizer_errors() { ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$@"; }
 
 mkdir "$T/tmp"
 chmod 711 "$T" "$T/tmp"   # the sandboxed compiler (nobody) must reach its scratch space
 export TMPDIR="$T/tmp"   # the graders' scratch space, checked for leftovers
+seed_cache "$T/cache"   # problems/ answers for the runs on the real problems (sections 8, 9)
 SMALL="--problems tests/batch/problems --reference tests/batch/reference --cache $T/cache"
 export GRADER_BATCH_TIMEOUT= GRADER_TEST_BATCH_CRASH=
 
@@ -617,5 +603,4 @@ raw.decode("utf-8")
 sys.exit(0 if b"Participant 202,\\xc9lodie Dupont,13,13," in raw else 1)' "$T/out7/moodle-import.csv"
 check "no sanitizer reports (Moodle, Latin-1)" no_sanitizer_errors "$T/out7.err"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -14,9 +14,8 @@
 # "N passed, M failed, K skipped".
 set -u
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-: "${GRADER:=$ROOT/build/asan/grader}"
-export GRADER
+. tests/lib.sh
+ROOT=$REPO
 
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP (needs root): the Slurm daemons (slurmctld, slurmd, munged) are started as root"
@@ -25,11 +24,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 # the class's endless code, and the daemons, live in a throwaway PID namespace:
 # whatever this test starts dies with it
-if [ -z "${CLUSTER_TEST_IN_NS:-}" ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
-	CLUSTER_TEST_IN_NS=1 exec unshare --pid --fork --mount-proc "$0" "$@"
-fi
+in_pid_namespace CLUSTER_TEST_IN_NS "$0" "$@"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/cluster-test.XXXXXX")
+lib_tmpdir cluster-test
 pids=
 all_pids=
 stop_daemons() {
@@ -42,24 +39,8 @@ stop_daemons() {
 	done
 	pids=
 }
-cleanup() {
-	stop_daemons
-	if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-skipped=0
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL - $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP - $1"; }
-check() { # check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
+at_exit() { stop_daemons; }
+bad() { not_ok "$@"; }
 wait_for() { # wait_for SECONDS COMMAND...: until COMMAND succeeds
 	limit=$(($1 * 10))
 	shift
@@ -183,5 +164,4 @@ else
 fi
 
 check "nothing left running (daemons stopped:$all_pids)" sh -c "for p in $all_pids; do kill -0 \$p 2>/dev/null && exit 1; done; exit 0"
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+finish

@@ -19,14 +19,13 @@
 # Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-REPO=$PWD
-: "${GRADER:=$REPO/build/asan/grader}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+. tests/lib.sh
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 : "${FAIRTIME_LOOPS:=$((2 * cores))}"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-fairtime.XXXXXX") || exit 2
+lib_tmpdir grader-fairtime
+TMP=$T
+seed_cache "$TMP/cache"
 LOOPS=""
 stop_load() {
 	for pid in $LOOPS; do
@@ -37,25 +36,8 @@ stop_load() {
 	done
 	LOOPS=""
 }
-trap 'stop_load; rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM HUP
-passed=0
-failed=0
-check() { # check OK DESCRIPTION
-	if [ "$1" = 0 ]; then
-		echo "ok - $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok - $2"
-		failed=$((failed + 1))
-	fi
-}
-
-if [ ! -x "$GRADER" ]; then
-	check 1 "grader '$GRADER' is built (make build/asan/grader)"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
+at_exit() { stop_load; }
+need_grader
 
 # grade NAME LABEL [nice]: the fixture tests/fairtime/NAME, instructor's view, into $TMP/NAME.LABEL.json
 grade() {
@@ -74,7 +56,8 @@ grade() {
 }
 
 fixtures="c-honest py-honest c-recursion"
-# the reference answers once, on the quiet machine (limits come from the reference's times)
+# the reference answers once, on the quiet machine (limits come from the reference's times): a no-op
+# when the cache was seeded (tools/run-suites.sh computed them before any suite)
 "$GRADER" --cache "$TMP/cache" --only p3,p4_dp --no-growth --no-shrink reference >/dev/null 2>&1
 "$GRADER" --cache "$TMP/cache" --only p4_dp --no-growth --no-shrink reference/python >/dev/null 2>&1
 for f in $fixtures; do
@@ -144,12 +127,5 @@ for line in open(expected):
           max(t["time_ms"] / t["limit_ms"] for t in tb.values() if t["limit_ms"])))
 PY
 done >"$TMP/checks"
-while IFS= read -r line; do
-	echo "$line"
-	case $line in
-	"ok "*) passed=$((passed + 1)) ;;
-	"not ok "*) failed=$((failed + 1)) ;;
-	esac
-done <"$TMP/checks"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+tally "$TMP/checks"
+finish

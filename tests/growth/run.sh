@@ -20,26 +20,12 @@
 # minutes on a 2-core machine, about 70 s of CPU.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-REPO=$PWD
-: "${GRADER:=$REPO/build/asan/grader}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-growth.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM HUP
+. tests/lib.sh
+lib_tmpdir grader-growth
+TMP=$T
 CACHE="$TMP/cache"
-passed=0
-failed=0
-
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
-
-if [ ! -x "$GRADER" ]; then
-	not_ok "grader '$GRADER' is built (make build/asan/grader)"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
+seed_cache "$CACHE"
+need_grader
 
 mkdir -p "$TMP/reference" "$TMP/cubic" "$TMP/exponential" "$TMP/py-reference" "$TMP/py-cubic"
 cp reference/p4_dp.c "$TMP/reference/"
@@ -139,5 +125,4 @@ else
 	not_ok "the reference without --growth was measured or mentions growth"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -15,21 +15,16 @@
 # exits 0 when everything passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-REPO=$PWD
+. tests/lib.sh
 export REPO
-: "${GRADER:=$REPO/build/asan/grader}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 unset NO_COLOR
 EXPECT="$REPO/tests/integration/expect.py"
 FIXTURES="$REPO/tests/fixtures"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-integration.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM HUP
+# a cache of its own, empty: this suite computes the reference answers at each isolation level
+lib_tmpdir grader-integration
+TMP=$T
 CACHE="$TMP/cache"
-passed=0
-failed=0
 
 # The problem set as problems/ holds it, read from the files (not from the grader): the ids in the
 # grader's order (strcmp), the file names a submission may hold (the source, and its .py when the
@@ -55,24 +50,6 @@ for f in problems/*.yaml; do
 done
 [ "$(echo "$FIXTURE_ONLY" | tr ',' '\n' | LC_ALL=C sort | tr '\n' ' ')" = "$IDS" ] && FIXTURE_ONLY=
 export FIXTURE_ONLY
-
-ok() { passed=$((passed + 1)); echo "ok - $*"; }
-not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
-check() { # check DESCRIPTION COMMAND...: ok when COMMAND succeeds
-	what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-# Count the ok/not ok lines a helper wrote to a file, and show them.
-tally() {
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		"ok "*) passed=$((passed + 1)) ;;
-		"not ok "*) failed=$((failed + 1)) ;;
-		esac
-	done <"$1"
-}
 has() { grep -qF -- "$2" "$1"; }         # has FILE TEXT
 hasnt() { ! grep -qF -- "$2" "$1"; }     # hasnt FILE TEXT
 no_sanitizer() { ! grep -qE 'Sanitizer|runtime error:' "$1"; }
@@ -89,11 +66,7 @@ grade() {
 }
 rc() { cat "$TMP/$1.rc"; }
 
-if [ ! -x "$GRADER" ]; then
-	not_ok "grader '$GRADER' is built (make build/asan/grader)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+need_grader
 
 # ---- the reference: full marks (this also fills the private cache) ----
 # The instructor's view (--show-hidden): every test listed, hidden ones too; the
@@ -153,8 +126,7 @@ EOF
 	tally "$TMP/reference.checks"
 else
 	not_ok "reference: JSON report parses (stderr: $(tail -c 300 "$TMP/reference.err" | tr "\n" " "))"
-	echo "$passed passed, $((failed + 1)) failed"
-	exit 1
+	finish
 fi
 check "reference: text report says 'Total: 107 / 107'-like full marks" \
 	python3 -c 'import re,sys; m=re.search(r"Total: ([0-9.]+) / ([0-9.]+)", open(sys.argv[1]).read()); sys.exit(not (m and m.group(1)==m.group(2)))' "$TMP/reference.txt"
@@ -725,5 +697,4 @@ else
 	echo "# bin/grader is not up to date: make install checks skipped"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -3,38 +3,18 @@
 #
 # Grades each tests/mistakes/<name>/ with $GRADER (default build/asan/grader)
 # and checks the report against <name>/EXPECTED with tests/integration/expect.py.
-# Reference answers are cached in a private temporary directory.
+# Reference answers are cached in a private temporary directory (started from
+# the run's seed: tests/lib.sh seed_cache).
 # Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-REPO=$PWD
-: "${GRADER:=$REPO/build/asan/grader}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+. tests/lib.sh
 EXPECT="$REPO/tests/integration/expect.py"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-mistakes.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM HUP
+lib_tmpdir grader-mistakes
+TMP=$T
 CACHE="$TMP/cache"
-passed=0
-failed=0
-
-tally() {
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		"ok "*) passed=$((passed + 1)) ;;
-		"not ok "*) failed=$((failed + 1)) ;;
-		esac
-	done <"$1"
-}
-
-if [ ! -x "$GRADER" ]; then
-	echo "not ok - grader '$GRADER' is built (make build/asan/grader)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
+seed_cache "$CACHE"
+need_grader
 
 # The references (C, then Python): fill the cache and list the tests every report must list.
 for lang in c python; do
@@ -44,12 +24,10 @@ for lang in c python; do
 		2>"$TMP/reference.err"
 	code=$?
 	if [ "$code" = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/reference-$lang.json" 2>/dev/null; then
-		echo "ok - the $lang reference grades (exit 0)"
-		passed=$((passed + 1))
+		ok "the $lang reference grades (exit 0)"
 	else
-		echo "not ok - the $lang reference grades (exit $code: $(tail -c 300 "$TMP/reference.err"))"
-		echo "$passed passed, $((failed + 1)) failed"
-		exit 1
+		not_ok "the $lang reference grades (exit $code: $(tail -c 300 "$TMP/reference.err"))"
+		finish
 	fi
 done
 
@@ -77,10 +55,8 @@ for dir in tests/mistakes/*/; do
 	tally "$TMP/$name.checks"
 	# expect.py that could not check (a usage error, a crash) is a failure, not silence
 	if [ "$expect_rc" != 0 ] && ! grep -q '^not ok' "$TMP/$name.checks"; then
-		echo "not ok - $name: expect.py failed (exit $expect_rc): $(tail -n 3 "$TMP/$name.checks" | tr '\n' ' ')"
-		failed=$((failed + 1))
+		not_ok "$name: expect.py failed (exit $expect_rc): $(tail -n 3 "$TMP/$name.checks" | tr '\n' ' ')"
 	fi
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -20,31 +20,17 @@
 # sandbox) inside a throwaway PID namespace when it can (root).
 set -u
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-: "${GRADER:=$ROOT/build/asan/grader}"
-export GRADER
+. tests/lib.sh
+ROOT=$REPO
+in_pid_namespace MUTATE_TEST_IN_NS "$0" "$@"
 
-if [ -z "${MUTATE_TEST_IN_NS:-}" ] && [ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
-	MUTATE_TEST_IN_NS=1 exec unshare --pid --fork --mount-proc "$0" "$@"
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/mutate-test.XXXXXX")
-cleanup() { if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+lib_tmpdir mutate-test
 chmod 711 "$T"
 mkdir "$T/tmp" && chmod 711 "$T/tmp"
 export TMPDIR="$T/tmp"
+seed_cache "$T/cache"
 
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL - $1"; }
-check() { # check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
+bad() { not_ok "$@"; }
 no_sanitizer_errors() { ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$@"; }
 FX="--problems tests/mutate/problems --reference tests/mutate/reference --cache $T/cache -j 2"
 
@@ -235,5 +221,4 @@ PY
 check "no sanitizer report (all runs)" no_sanitizer_errors "$T/p2.err" "$T/full.err" "$T/badid.err"
 check "no scratch space left behind" [ -z "$(ls -A "$T/tmp")" ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

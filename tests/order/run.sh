@@ -23,34 +23,10 @@
 # Prints "ok - ..." / "not ok - ..." and "N passed, M failed".  Some 30 s.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-REPO=$PWD
-: "${GRADER:=$REPO/build/asan/grader}"
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/grader-order.XXXXXX") || exit 2
-trap 'rm -rf "$TMP"' EXIT
-trap 'exit 130' INT TERM HUP
-passed=0
-failed=0
-
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
-tally() {
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		"ok "*) passed=$((passed + 1)) ;;
-		"not ok "*) failed=$((failed + 1)) ;;
-		esac
-	done <"$1"
-}
-
-if [ ! -x "$GRADER" ]; then
-	not_ok "grader '$GRADER' is built (make build/asan/grader)"
-	echo "$passed passed, $failed failed"
-	exit 1
-fi
+. tests/lib.sh
+lib_tmpdir grader-order
+TMP=$T
+need_grader
 
 mkdir "$TMP/sub"
 cp tests/order/submission/* "$TMP/sub/"
@@ -210,5 +186,4 @@ print(("ok - " if "grows like" not in log else "not ok - ") +
 PY
 tally "$TMP/nogrowth.checks"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -14,29 +14,19 @@
 #     the step summary and fails on the template.
 set -u
 cd "$(dirname "$0")/../.."
-: "${GRADER:=$PWD/build/asan/grader}"
+. tests/lib.sh
 top=$PWD
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/pack-test.XXXXXX")
+lib_tmpdir pack-test
+tmp=$T
+seed_cache "$tmp/cache"
 cg=
-trap 'rm -rf "$tmp"; [ -z "$cg" ] || rmdir "$cg" 2>/dev/null' EXIT
-trap 'exit 130' INT TERM HUP
-passed=0
-failed=0
+at_exit() { [ -z "$cg" ] || rmdir "$cg" 2>/dev/null; } # the quota cgroup of the calibration check
 
-ok() {
-	echo "ok   $1"
-	passed=$((passed + 1))
-}
+# fail TEXT: not ok, with the end of the last command's stderr
 fail() {
-	echo "FAIL $1"
+	not_ok "$1"
 	[ -s "$tmp/last.err" ] && sed 's/^/     /' "$tmp/last.err" | tail -20
 	: >"$tmp/last.err"
-	failed=$((failed + 1))
-}
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
 }
 
 # ---- make the pack ----

@@ -24,24 +24,18 @@ set -u
 # the checkers import checklib.py: no __pycache__ left in the tree
 export PYTHONDONTWRITEBYTECODE=1
 cd "$(dirname "$0")/../.."
-: "${GRADER:=$PWD/build/asan/grader}"
+. tests/lib.sh
 top=$PWD
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/reports-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM HUP
+lib_tmpdir reports-test
+tmp=$T
 cache=$tmp/cache
-passed=0
-failed=0
+seed_cache "$cache"
 
-ok() {
-	echo "ok   $1"
-	passed=$((passed + 1))
-}
+# fail TEXT: not ok, with the end of the last command's stderr
 fail() {
-	echo "FAIL $1"
+	not_ok "$1"
 	[ -s "$tmp/last.err" ] && sed 's/^/     /' "$tmp/last.err" | head -20
 	: >"$tmp/last.err"
-	failed=$((failed + 1))
 }
 # expect NAME WANTED_EXIT CMD...: run CMD (stderr to last.err), check its exit code
 expect() {
@@ -73,22 +67,12 @@ schema_python=python3
 [ -x /usr/bin/python3 ] && schema_python=/usr/bin/python3
 plcheck() {
 	"$schema_python" tests/reports/prairielearn.py "$@" >"$tmp/check.out" 2>&1
-	tally <"$tmp/check.out"
-	grep -q "^ok   prairielearn $1: every test has" "$tmp/check.out" || { echo "FAIL prairielearn.py $1 did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+	tally "$tmp/check.out"
+	grep -q "^ok   prairielearn $1: every test has" "$tmp/check.out" || { not_ok "prairielearn.py $1 did not finish"; tail -5 "$tmp/check.out"; }
 }
 # no sanitizer report in the last command's stderr
 clean_stderr() {
 	! grep -q 'Sanitizer\|runtime error:' "$tmp/last.err"
-}
-# count the lines of check.py / tap-check.pl output
-tally() {
-	while IFS= read -r line; do
-		echo "$line"
-		case $line in
-		"ok   "*) passed=$((passed + 1)) ;;
-		"FAIL "*) failed=$((failed + 1)) ;;
-		esac
-	done
 }
 # every format of one run into DIR
 grade_all() {
@@ -111,8 +95,8 @@ expect "instructor view of the same (--show-hidden)" 1 \
 	"$GRADER" --cache "$cache" --show-hidden --format json:"$tmp/mixed/hidden.json" \
 	--format junit:"$tmp/mixed/hidden.xml" "$mixed"
 python3 tests/reports/check.py mixed "$tmp/mixed" >"$tmp/check.out" 2>&1 || true
-tally <"$tmp/check.out"
-grep -q '^ok   text: summary' "$tmp/check.out" || { echo "FAIL check.py mixed did not finish"; failed=$((failed + 1)); cat "$tmp/check.out" | tail -5; }
+tally "$tmp/check.out"
+grep -q '^ok   text: summary' "$tmp/check.out" || { not_ok "check.py mixed did not finish"; cat "$tmp/check.out" | tail -5; }
 
 if xmllint --noout "$tmp/mixed/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: mixed junit is well-formed"; else fail "xmllint: mixed junit"; fi
 # wrong answers, a compile error, crashes, time limits, a missing file, hidden groups as counts
@@ -196,8 +180,8 @@ for s in a b; do
 	xsd "leak/$s, the instructor's view" "$d/hidden.xml"
 done
 python3 tests/reports/views.py leak "$tmp/leak-a" "$tmp/leak-b" >"$tmp/check.out" 2>&1 || true
-tally <"$tmp/check.out"
-grep -q '^ok   leak: --show-hidden shows' "$tmp/check.out" || { echo "FAIL views.py leak did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+tally "$tmp/check.out"
+grep -q '^ok   leak: --show-hidden shows' "$tmp/check.out" || { not_ok "views.py leak did not finish"; tail -5 "$tmp/check.out"; }
 
 # ---- a hidden group first in the file: its inputs cannot reach a later public test's output ----
 order=tests/reports/fixtures/order
@@ -233,16 +217,16 @@ else
 	fail "loud: junit or tap"
 fi
 python3 tests/reports/views.py budget "$tmp/loud-loud" "$tmp/loud-quiet" >"$tmp/check.out" 2>&1 || true
-tally <"$tmp/check.out"
-grep -q '^ok   budget: markdown: says' "$tmp/check.out" || { echo "FAIL views.py budget did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+tally "$tmp/check.out"
+grep -q '^ok   budget: markdown: says' "$tmp/check.out" || { not_ok "views.py budget did not finish"; tail -5 "$tmp/check.out"; }
 
 # ---- full marks: a copy of the reference as a submission ----
 mkdir -p "$tmp/ref-submission"
 cp reference/*.c "$tmp/ref-submission/"
 grade_all "$tmp/full" 0 "$tmp/ref-submission"
 python3 tests/reports/check.py full "$tmp/full" >"$tmp/check.out" 2>&1 || true
-tally <"$tmp/check.out"
-grep -q '^ok   github: no error annotation' "$tmp/check.out" || { echo "FAIL check.py full did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+tally "$tmp/check.out"
+grep -q '^ok   github: no error annotation' "$tmp/check.out" || { not_ok "check.py full did not finish"; tail -5 "$tmp/check.out"; }
 if xmllint --noout "$tmp/full/junit.xml" 2>"$tmp/last.err"; then ok "xmllint: full junit is well-formed"; else fail "xmllint: full junit"; fi
 xsd "full marks" "$tmp/full/junit.xml"
 plcheck full "$tmp/full/prairielearn.json" "$tmp/full/json"
@@ -264,8 +248,8 @@ expect "grade fixtures/readme (the README's example), every format it shows" 1 \
 for doc in docs/reports.md "--front README.md"; do
 	# shellcheck disable=SC2086 # "--front README.md" is two words on purpose
 	python3 tests/reports/readme.py $doc "$d" >"$tmp/check.out" 2>&1 || true
-	tally <"$tmp/check.out"
-	grep -q '^ok   readme: an example of every format' "$tmp/check.out" || { echo "FAIL readme.py $doc did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+	tally "$tmp/check.out"
+	grep -q '^ok   readme: an example of every format' "$tmp/check.out" || { not_ok "readme.py $doc did not finish"; tail -5 "$tmp/check.out"; }
 done
 
 # ---- Gradescope: run_autograder on a fake /autograder ----
@@ -429,9 +413,8 @@ expect "grade $mixed: classroom" 1 "$GRADER" --cache "$cache" --format classroom
 for s in student_template mixed; do
 	[ "$s" = mixed ] && d=$tmp/mixed
 	python3 tests/reports/gh_classroom.py "$s" "$d" >"$tmp/check.out" 2>&1 || true
-	tally <"$tmp/check.out"
-	grep -q "^ok   $s: classroom: a test passes" "$tmp/check.out" || { echo "FAIL gh_classroom.py $s did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+	tally "$tmp/check.out"
+	grep -q "^ok   $s: classroom: a test passes" "$tmp/check.out" || { not_ok "gh_classroom.py $s did not finish"; tail -5 "$tmp/check.out"; }
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -14,36 +14,14 @@
 # checks are reported as "SKIP" (not counted as passed).
 set -u
 cd "$(dirname "$0")/../.."
-ROOT=$PWD
-: "${GRADER:=$ROOT/build/asan/grader}"
-export GRADER
+. tests/lib.sh
+ROOT=$REPO
 
 # the class's endless and crashing code runs in a throwaway PID namespace (root)
-if [ -z "${SUMMARY_TEST_IN_NS:-}" ] && [ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null; then
-	SUMMARY_TEST_IN_NS=1 exec unshare --pid --fork --mount-proc "$0" "$@"
-fi
+in_pid_namespace SUMMARY_TEST_IN_NS "$0" "$@"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/summary-test.XXXXXX")
-cleanup() { if [ -n "${KEEP:-}" ]; then echo "kept $T"; else rm -rf "$T"; fi; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-passed=0
-failed=0
-skipped=0
-ok() { passed=$((passed + 1)); echo "ok - $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL - $1"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP - $1"; }
-check() { # check NAME COMMAND...
-	name=$1
-	shift
-	if "$@"; then ok "$name"; else bad "$name"; fi
-}
-count() { # add the ok/FAIL lines of a python checker's output
-	cat "$1"
-	passed=$((passed + $(grep -c '^ok - ' "$1")))
-	failed=$((failed + $(grep -c '^FAIL - ' "$1")))
-}
+lib_tmpdir summary-test
+bad() { not_ok "$@"; }
 no_sanitizer_errors() { ! grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$@"; }
 
 mkdir "$T/tmp"
@@ -69,7 +47,7 @@ check "no sanitizer reports" no_sanitizer_errors "$T/out.err" "$T/s1.err" "$T/s2
 
 # ---- 2. the figures of the page ----
 python3 tests/summary/check_page.py "$T/out" >"$T/page.out" 2>&1 || echo "FAIL - check_page.py crashed" >>"$T/page.out"
-count "$T/page.out"
+tally "$T/page.out"
 
 # ---- 3. in a browser ----
 find_chromium() {
@@ -115,15 +93,14 @@ else
 	else
 		"$pil" tests/summary/check_shot.py "$T/shot.png" >"$T/shot.out" 2>&1 ||
 			echo "FAIL - check_shot.py crashed" >>"$T/shot.out"
-		count "$T/shot.out"
+		tally "$T/shot.out"
 	fi
 	chrome "$page" --dump-dom >"$T/dom-plain.html"
 	chrome "$page#sort=$ncols" --dump-dom >"$T/dom-total.html"
 	chrome "$page#sort=0-desc" --dump-dom >"$T/dom-id-desc.html"
 	python3 tests/summary/check_dom.py "$T/out/grades.csv" "$ncols" "$T/dom-plain.html" "$T/dom-total.html" \
 		"$T/dom-id-desc.html" >"$T/dom.out" 2>&1 || echo "FAIL - check_dom.py crashed" >>"$T/dom.out"
-	count "$T/dom.out"
+	tally "$T/dom.out"
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+finish
