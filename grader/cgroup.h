@@ -15,7 +15,7 @@
  * makes it again), anything untouched for an hour, its processes killed
  * first.  Cgroups need root (or a delegated subtree):
  * without them cgroup_probe() says why, and every call below is a no-op
- * the callers can do without (see README "Isolation model").
+ * the callers can do without (see docs/isolation.md).
  *
  * Joining: the process to account writes "0" into each fd of
  * cgroup_join_fds() before it execs (sandbox_spawn does, in the child), so

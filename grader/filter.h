@@ -1,6 +1,6 @@
 /*
  * filter.h - the seccomp programs of a runner: what its zygote and its case
- * children may ask of the kernel (see README.md "Isolation model").
+ * children may ask of the kernel (see docs/isolation.md).
  *
  * Every rule that looks at an argument must compare it as the kernel reads
  * it (an int argument on its low 32 bits); tests/unit/test_filter.c runs

@@ -1,7 +1,7 @@
 /*
  * problem.h - the problem set: what to call, on which inputs, for how many
  * points, under which limits.  Loaded from YAML files (one per problem,
- * see README.md "Problem files") with libyaml.
+ * see docs/problem-files.md) with libyaml.
  *
  * Ownership: a struct problem_set owns every problem, group, case and
  * string below it; problem_set_release() frees everything.  Pointers into

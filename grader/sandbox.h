@@ -2,7 +2,7 @@
  * sandbox.h - starting untrusted processes (the compiler and the runners)
  * with as much isolation as this machine allows.
  *
- * What is enforced where (see README.md "Isolation model"):
+ * What is enforced where (see docs/isolation.md):
  *   - sandbox_spawn(): own session and process group; when possible new PID,
  *     network, IPC and UTS namespaces (as root directly, otherwise through a
  *     user namespace), so killing the returned pid kills everything it

@@ -254,16 +254,19 @@ fi
 : >"$tmp/last.err"
 if grep -Eq '^Total: ([0-9.]+) / \1 ' "$tmp/full/text"; then ok "text: full marks"; else fail "text: full marks"; fi
 
-# ---- the README's examples: what the grader prints for fixtures/readme ----
+# ---- the examples of docs/reports.md and README.md: what the grader prints for fixtures/readme ----
 d=$tmp/readme
 mkdir -p "$d"
 expect "grade fixtures/readme (the README's example), every format it shows" 1 \
 	"$GRADER" --cache "$cache" --only p1 --format text:"$d/text" --format json:"$d/json" \
 	--format gradescope:"$d/gradescope.json" --format junit:"$d/junit.xml" --format tap:"$d/tap" \
 	--format github:"$d/github" --format prairielearn:"$d/prairielearn.json" tests/reports/fixtures/readme
-python3 tests/reports/readme.py README.md "$d" >"$tmp/check.out" 2>&1 || true
-tally <"$tmp/check.out"
-grep -q '^ok   readme: an example of every format' "$tmp/check.out" || { echo "FAIL readme.py did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+for doc in docs/reports.md "--front README.md"; do
+	# shellcheck disable=SC2086 # "--front README.md" is two words on purpose
+	python3 tests/reports/readme.py $doc "$d" >"$tmp/check.out" 2>&1 || true
+	tally <"$tmp/check.out"
+	grep -q '^ok   readme: an example of every format' "$tmp/check.out" || { echo "FAIL readme.py $doc did not finish"; failed=$((failed + 1)); tail -5 "$tmp/check.out"; }
+done
 
 # ---- Gradescope: run_autograder on a fake /autograder ----
 ag=$tmp/autograder
