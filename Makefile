@@ -25,19 +25,49 @@ $(TEST_DEPS_STAMP): tools/deps.sh $(DEPS_STAMP)
 	@tools/deps.sh test
 	@touch $@
 
-# The grader built with AddressSanitizer and UBSan, for the test suite.
-build/asan/grader: $(DEPS_STAMP) $(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(HEADERS)
-	@mkdir -p build/asan
-	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$(GRADER_SRCS) $(CMD_SRCS) $(EMBED) $(PC_LIBS) -lm
+# The grader built with AddressSanitizer and UBSan, for the test suite: the
+# library compiled once, an object per source with its -MMD dependencies
+# (build/asan/obj/<folder>/<name>.o and .d), into one archive that
+# build/asan/grader and every unit test link.  The unit tests' own files get
+# -DUNIT_TESTING (cmocka's); no library source reads it, so one set of
+# objects serves both.
+ASAN_DIR := build/asan
+ASAN_CFLAGS = $(BASE_CFLAGS) $(SAN_CFLAGS) $(PC_CFLAGS) $(CFLAGS_EXTRA)
+ASAN_LIB_OBJS := $(patsubst grader/%.c,$(ASAN_DIR)/obj/%.o,$(GRADER_SRCS)) $(ASAN_DIR)/obj/runtime_embed.o
+ASAN_CMD_OBJS := $(patsubst grader/%.c,$(ASAN_DIR)/obj/%.o,$(CMD_SRCS))
+# the compiler and flags the objects were built with: changing them
+# (WERROR=1, CFLAGS_EXTRA=..., CC=...) rebuilds the objects
+ASAN_FLAGS_STAMP := $(ASAN_DIR)/.cflags
+
+$(ASAN_FLAGS_STAMP): asan-flags-check $(DEPS_STAMP)
+	@mkdir -p $(ASAN_DIR)
+	@echo '$(CC) $(ASAN_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ASAN_CFLAGS)' > $@
+asan-flags-check:
+.PHONY: asan-flags-check
+
+$(ASAN_DIR)/obj/%.o: grader/%.c $(ASAN_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ASAN_DIR)/obj/runtime_embed.o: $(EMBED) $(ASAN_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(ASAN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(ASAN_DIR)/libgrader.a: $(ASAN_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+build/asan/grader: $(ASAN_CMD_OBJS) $(ASAN_DIR)/libgrader.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $(ASAN_CMD_OBJS) $(ASAN_DIR)/libgrader.a $(PC_LIBS) -lm
 
 # ---- tests ----
 UNIT_TESTS := $(patsubst tests/unit/%.c,build/tests/%,$(filter-out tests/unit/test_reference.c,$(wildcard tests/unit/test_*.c)))
 
-build/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(GRADER_SRCS) $(EMBED) $(HEADERS) $(TEST_DEPS_STAMP)
+$(UNIT_TESTS): build/tests/%: tests/unit/%.c $(ASAN_DIR)/libgrader.a $(TEST_DEPS_STAMP)
 	@mkdir -p build/tests
-	$(CC) $(BASE_CFLAGS) $(SAN_CFLAGS) -DUNIT_TESTING $(PC_CFLAGS) $(CFLAGS_EXTRA) -o $@ \
-		$< $(GRADER_SRCS) $(EMBED) $(PC_LIBS) $$($(PKG_CONFIG) --libs cmocka) -lm
+	$(CC) $(ASAN_CFLAGS) -DUNIT_TESTING -MMD -MP -o $@ $< $(ASAN_DIR)/libgrader.a \
+		$(PC_LIBS) $$($(PKG_CONFIG) --libs cmocka) -lm
+
+-include $(ASAN_LIB_OBJS:.o=.d) $(ASAN_CMD_OBJS:.o=.d) $(UNIT_TESTS:=.d)
 
 # The reference solutions against independent brute force (each renamed: p2 and p3 both define canWin).
 build/tests/test_reference: tests/unit/test_reference.c reference/*.c $(TEST_DEPS_STAMP)
@@ -117,7 +147,7 @@ fuzz-flags-check:
 .PHONY: fuzz-flags-check
 
 $(FUZZ_DIR)/obj/%.o: grader/%.c $(HEADERS) $(TEST_DEPS_STAMP) $(FUZZ_FLAGS_STAMP)
-	@mkdir -p $(FUZZ_DIR)/obj
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(PC_CFLAGS) -c -o $@ $<
 
 $(FUZZ_DIR)/obj/runtime_embed.o: $(EMBED) $(FUZZ_FLAGS_STAMP)

@@ -8,7 +8,7 @@
  * Each round forks three children one after the other, interleaved so that
  * the machine's noise falls on all three alike: one that exits at once, one
  * that first loads a 70-instruction allow-list like the case filter of
- * grader/filter.c (the same calls allowed, SIGSYS for the rest), and one
+ * grader/sandbox/filter.c (the same calls allowed, SIGSYS for the rest), and one
  * that loads a 30-instruction deny-list (what a case child would load on
  * top of a zygote filter that already holds everything else: the zygote's
  * extra calls trap).  Prints the median over the rounds of each child's

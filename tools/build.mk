@@ -15,11 +15,14 @@ BASE_CFLAGS := -std=gnu11 -g $(WARN) -DHAVE_SECCOMP -Igrader -Ibuild
 HARDEN := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 OPT_CFLAGS := -O2 $(HARDEN)
 
-# grader/: the library (the engine, sandbox, reports...); grader/cmd/: the
-# command line over it.  Unit tests link the library only.
-GRADER_SRCS := $(wildcard grader/*.c)
+# grader/<concern>/: the library (base, sandbox, run, problem, build, judge,
+# report, mutate, batch, pack: grader/README.md); grader/cmd/: the command
+# line over it; grader/runtime/: the runner's half, embedded as text (EMBED).
+# Unit tests link the library only.  Sources include headers by their path
+# below grader/ ("sandbox/filter.h"), hence -Igrader.
+GRADER_SRCS := $(filter-out grader/cmd/% grader/runtime/%,$(wildcard grader/*/*.c))
 CMD_SRCS := $(wildcard grader/cmd/*.c)
-HEADERS := $(wildcard grader/*.h grader/cmd/*.h) grader/runtime/protocol.h
+HEADERS := $(filter-out grader/runtime/%,$(wildcard grader/*/*.h)) grader/runtime/protocol.h
 EMBED := build/runtime_embed.c
 DEPS_STAMP := build/.deps-ok
 
@@ -38,10 +41,10 @@ PY_DEFS = -DGRADER_PYTHON_CFLAGS='"$(PY_CFLAGS)"' -DGRADER_PYTHON_LIBS='"$(PY_LI
 PC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIBS_PC)) $(PY_DEFS) $(GRADER_DEFS)
 PC_LIBS = $(shell $(PKG_CONFIG) --libs $(LIBS_PC))
 
-$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh
+$(EMBED): grader/runtime/protocol.h grader/runtime/runtime.c grader/runtime/pyhost.c tools/embed.sh tools/build.mk
 	@mkdir -p build
 	{ echo '/* generated from grader/runtime by tools/embed.sh: do not edit */'; \
-	  echo '#include "embed.h"'; \
+	  echo '#include "base/embed.h"'; \
 	  tools/embed.sh embed_protocol_h grader/runtime/protocol.h; \
 	  tools/embed.sh embed_runtime_c grader/runtime/runtime.c; \
 	  tools/embed.sh embed_pyhost_c grader/runtime/pyhost.c; } > $@.tmp && mv $@.tmp $@

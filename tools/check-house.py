@@ -9,6 +9,12 @@ checked by a program (tests/house/run.sh runs it in `make test`).
      helpers that decide exit codes (die() aside, which allocators use).
   3. No library module calls back into a module that calls it: the modules,
      linked by "a.c calls a function b.c defines", form no cycle.
+  4. Every source sits in a folder of the layer table (LAYERS below), and
+     every #include "folder/x.h" goes to the same folder or a folder of a
+     lower layer; the exceptions, each with its reason, are in UPWARD.
+     Two folders of one layer do not use each other either.
+  5. No two library sources share a file name (the archives the ASan and
+     fuzz builds make hold members by file name).
 
 Functions are found the way the code is written here (kernel style): a
 definition starts at column 0 with its return type and name, its body opens
@@ -23,6 +29,31 @@ import sys
 
 MAX_LINES = 100
 COMMAND_HEADERS = {"cli.h"}
+
+# The folders of grader/ and their layers: a folder may include headers of
+# its own folder and of folders with a lower layer (grader/README.md).
+LAYERS = {
+    "runtime": 1,  # the runner's half, inside the sandbox (protocol.h is shared)
+    "base": 2,     # strbuf, text, hashing, CSV, process pool, interruption
+    "sandbox": 3,  # namespaces, uids, cgroups, seccomp, Landlock
+    "run": 4,      # warm runners and their protocol records
+    "problem": 5,  # problem files, signatures, values, cases; the language table
+    "build": 6,    # a submission's files into runners: languages, compiling, stubs
+    "judge": 7,    # grading one submission: engine, verdicts, results, shrink, growth
+    "report": 8,   # one view of a result and the writers over it
+    "mutate": 8,   # test strength: mutants of the reference
+    "batch": 9,    # a class: layouts, archives, LMS, gradebooks, similarity, summary page
+    "pack": 9,     # the student pack: the engine and the reference's answers
+    "cmd": 10,     # the command line: parse, call the library, choose exit codes
+}
+
+# Includes that point up a layer, each with why it is still there.  A new
+# one needs its reason here; removing the need removes the line.
+UPWARD = {
+    ("build/build.h", "judge/verdict.h"):
+        "enum build_status and verdict_of_build() live in verdict.h, which judges builds as well as runs "
+        "(issue 34, part 2: move the build half of verdict.h down into build/)",
+}
 
 
 def functions(path):
@@ -114,6 +145,42 @@ def main():
         dfs(m, m, [m])
     say(not cycles, "no library modules call each other in a cycle%s" % (
         "" if not cycles else ": " + "; ".join(cycles)))
+
+    # the layers: the folder of each source, the folder of each include
+    unplaced, upward, used = [], [], set()
+    for s in sources:
+        rel = os.path.relpath(s, root)
+        folder = rel.split(os.sep)[0] if os.sep in rel else None
+        if folder not in LAYERS:
+            unplaced.append(rel)
+            continue
+        for h in includes(s):
+            target = h.split("/")[0] if "/" in h else None
+            if target is None or target == folder:
+                continue
+            if target not in LAYERS:
+                upward.append("%s includes %s (no folder %s/ in the layer table)" % (rel, h, target))
+            elif LAYERS[target] >= LAYERS[folder]:
+                key = (rel, h)
+                if key in UPWARD:
+                    used.add(key)
+                else:
+                    upward.append("%s (%s, layer %d) includes %s (layer %d)" % (
+                        rel, folder, LAYERS[folder], h, LAYERS[target]))
+    say(not unplaced, "every source is in a folder of the layer table%s" % (
+        "" if not unplaced else ": " + "; ".join(unplaced)))
+    say(not upward, "every include goes to the same folder or a lower layer%s" % (
+        "" if not upward else ": " + "; ".join(upward)))
+    stale = sorted(set(UPWARD) - used)
+    say(not stale, "every written exception is still needed%s" % (
+        "" if not stale else ": " + "; ".join("%s -> %s" % k for k in stale)))
+
+    names = {}
+    for s in library:
+        if s.endswith(".c") and os.sep + "runtime" + os.sep not in s:
+            names.setdefault(os.path.basename(s), []).append(s)
+    dups = ["%s" % ", ".join(v) for v in names.values() if len(v) > 1]
+    say(not dups, "no two library sources share a file name%s" % ("" if not dups else ": " + "; ".join(dups)))
 
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1

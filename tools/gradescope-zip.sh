@@ -20,13 +20,17 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/gradescope.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 trap 'exit 130' INT TERM HUP
 
-mkdir -p "$stage/grader/runtime" "$stage/grader/cmd" "$stage/tools" "$stage/problems" "$stage/reference/python"
+mkdir -p "$stage/tools" "$stage/problems" "$stage/reference/python"
 cp dist/gradescope/setup.sh dist/gradescope/run_autograder "$stage/"
 chmod 755 "$stage/setup.sh" "$stage/run_autograder"
 cp Makefile "$stage/"
-cp grader/*.c grader/*.h "$stage/grader/"
-cp grader/cmd/*.c grader/cmd/*.h "$stage/grader/cmd/"
-cp grader/runtime/*.c grader/runtime/*.h "$stage/grader/runtime/"
+# every folder of grader/ (a folder per concern, cmd/, runtime/): its sources and README
+for d in grader/*/; do
+	mkdir -p "$stage/$d"
+	cp "$d"*.c "$d"*.h "$stage/$d"
+	[ ! -f "$d"README.md ] || cp "$d"README.md "$stage/$d"
+done
+[ ! -f grader/README.md ] || cp grader/README.md "$stage/grader/"
 cp tools/build.mk tools/deps.sh tools/embed.sh "$stage/tools/"
 cp problems/*.yaml "$stage/problems/"
 cp reference/*.c "$stage/reference/"

@@ -35,12 +35,16 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/pack.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 trap 'exit 130' INT TERM HUP
 root=$stage/$name
-mkdir -p "$root/grader/runtime" "$root/grader/cmd" "$root/tools" "$root/problems" "$root/.github/workflows"
+mkdir -p "$root/tools" "$root/problems" "$root/.github/workflows"
 
 cp dist/student-pack/Makefile "$root/Makefile"
-cp grader/*.c grader/*.h "$root/grader/"
-cp grader/cmd/*.c grader/cmd/*.h "$root/grader/cmd/"
-cp grader/runtime/*.c grader/runtime/*.h "$root/grader/runtime/"
+# every folder of grader/ (a folder per concern, cmd/, runtime/): its sources and README
+for d in grader/*/; do
+	mkdir -p "$root/$d"
+	cp "$d"*.c "$d"*.h "$root/$d"
+	[ ! -f "$d"README.md ] || cp "$d"README.md "$root/$d"
+done
+[ ! -f grader/README.md ] || cp grader/README.md "$root/grader/"
 cp tools/deps.sh tools/embed.sh tools/build.mk "$root/tools/"
 mkdir -p "$root/student_template/python"
 cp student_template/*.c student_template/README.md "$root/student_template/"

@@ -6,12 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "batch.h"
-#include "batch_lms.h"
-#include "cli.h"
-#include "interrupt.h"
-#include "sandbox.h"
-#include "text.h"
+#include "batch/batch.h"
+#include "batch/batch_lms.h"
+#include "cmd/cli.h"
+#include "base/interrupt.h"
+#include "sandbox/sandbox.h"
+#include "base/text.h"
 
 /* GRADER_BATCH_TIMEOUT: the per-student deadline in seconds (the tests' hung worker); 0 when unset. */
 static double deadline_from_env(void)

@@ -2,7 +2,7 @@
  * cli.c - option parsing and the helpers every subcommand shares (see cli.h).
  */
 #define _GNU_SOURCE
-#include "cli.h"
+#include "cmd/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "interrupt.h"
-#include "reference.h"
-#include "version.h"
+#include "base/interrupt.h"
+#include "judge/reference.h"
+#include "base/version.h"
 
 static const char usage_text[] =
 	"usage: grader [grade] [options] [SUBMISSION_DIR]   grade a submission (default: student_template/)\n"

@@ -9,9 +9,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "engine.h"
-#include "report.h"
-#include "sandbox.h"
+#include "judge/engine.h"
+#include "report/report.h"
+#include "sandbox/sandbox.h"
 
 #define CLI_MAX_FORMATS 8
 

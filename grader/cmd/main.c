@@ -13,13 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reference.h"
-#include "cli.h"
-#include "engine.h"
-#include "report.h"
-#include "interrupt.h"
-#include "sandbox.h"
-#include "version.h"
+#include "judge/reference.h"
+#include "cmd/cli.h"
+#include "judge/engine.h"
+#include "report/report.h"
+#include "base/interrupt.h"
+#include "sandbox/sandbox.h"
+#include "base/version.h"
 
 static int cmd_grade(struct cli *cli)
 {

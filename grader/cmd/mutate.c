@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "interrupt.h"
-#include "mutation.h"
+#include "cmd/cli.h"
+#include "base/interrupt.h"
+#include "mutate/mutation.h"
 
 static int check_formats(const struct cli *cli)
 {

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reference.h"
-#include "cli.h"
-#include "pack.h"
-#include "interrupt.h"
-#include "sandbox.h"
+#include "judge/reference.h"
+#include "cmd/cli.h"
+#include "pack/pack.h"
+#include "base/interrupt.h"
+#include "sandbox/sandbox.h"
 
 /* Is dir the problems directory itself?  (Writing there would replace the originals.) */
 static bool same_dir(const char *a, const char *b)

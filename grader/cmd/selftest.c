@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "reference.h"
-#include "sandbox.h"
+#include "cmd/cli.h"
+#include "judge/reference.h"
+#include "sandbox/sandbox.h"
 
 static int check_expected(const struct engine *e)
 {

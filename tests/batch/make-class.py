@@ -2,7 +2,7 @@
 """tests/batch/make-class.py CLASSDIR - the mixed class of tests/batch/run.sh.
 
 Folders, archives (a folder zipped one level deep, a flat tarball), and
-malicious archives, each hitting one rule of grader/batch_archive.c.
+malicious archives, each hitting one rule of grader/batch/batch_archive.c.
 Prints nothing; the expected rows live in run.sh.
 """
 import io

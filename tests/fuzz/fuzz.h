@@ -21,7 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base/util.h"
 
 struct fuzz_file {
 	int fd;

@@ -1,6 +1,6 @@
 /*
  * fuzz_archive.c - libFuzzer harness for unpack_archive()
- * (grader/batch_archive.c): a student's .zip / .tar.gz / .tar, read by
+ * (grader/batch/batch_archive.c): a student's .zip / .tar.gz / .tar, read by
  * libarchive, checked and extracted under the grader's rules.
  *
  * Input: the archive, as an anonymous memory file (/proc/self/fd/N).  It is
@@ -22,7 +22,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "batch_archive.h"
+#include "batch/batch_archive.h"
 
 static const struct unpack_limits limits = { 256u << 10, 32 };
 

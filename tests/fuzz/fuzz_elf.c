@@ -1,5 +1,5 @@
 /*
- * fuzz_elf.c - libFuzzer harness for elfcheck_inspect() (grader/elfcheck.c),
+ * fuzz_elf.c - libFuzzer harness for elfcheck_inspect() (grader/build/elfcheck.c),
  * the ELF inspection of a linked C runner: the student controls every byte
  * of that image (sections, symbols, relocations, program headers).
  *
@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 
-#include "elfcheck.h"
+#include "build/elfcheck.h"
 
 #ifndef FUZZ_RUNTIME_O
 #define FUZZ_RUNTIME_O "build/fuzz/runtime.o"

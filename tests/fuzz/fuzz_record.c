@@ -1,5 +1,5 @@
 /*
- * fuzz_record.c - libFuzzer harness for record_next() (grader/record.c),
+ * fuzz_record.c - libFuzzer harness for record_next() (grader/run/record.c),
  * the decoder of what a runner writes on its status channel.
  *
  * Input: byte 0 says what the grader expects (bit 0: the runner is
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "run/record.h"
 
 #define CHECK(cond)                                                                                            \
 	do {                                                                                                   \

@@ -1,6 +1,6 @@
 /*
  * fuzz_yaml.c - libFuzzer harness for the problem-file loader
- * (grader/problem.c over libyaml, with casegen.c, signature.c, value.c).
+ * (grader/problem/problem.c over libyaml, with casegen.c, signature.c, value.c).
  *
  * Input: a problem file, loaded with problem_load() from an anonymous
  * memory file; or, when the first byte is NUL, a problem set: the rest
@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 
-#include "problem.h"
+#include "problem/problem.h"
 
 #define MAX_SET_FILES 8
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "problem.h"
-#include "stub.h"
+#include "problem/problem.h"
+#include "build/stub.h"
 
 static int write_text(const char *dir, const char *name, const struct strbuf *sb)
 {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/growth/run.sh - the growth of a solution's time (grader/growth.h), on
+# tests/growth/run.sh - the growth of a solution's time (grader/judge/growth.h), on
 # fixtures whose algorithms are known: p4_dp's references in C and Python
 # (O(N^2)), tests/mistakes/p4dp-cubic and py-p4dp-cubic (O(N^3); the Python
 # one's exponent is dragged to some 2.7 by its O(N^2) loop in Python around

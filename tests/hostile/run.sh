@@ -86,7 +86,7 @@ SECRETS="HOSTILE_SECRET_5b1f 4242424242 8484848484 HOSTILE_CANARY_7d3e"
 AON_GROUPS=chain
 FIXTURE_TIMEOUT=150
 passed=0
-# the graders' cgroups (grader/cgroup.c: combgrader-*), to find any a run leaves behind
+# the graders' cgroups (grader/sandbox/cgroup.c: combgrader-*), to find any a run leaves behind
 # A grader makes its units below its own cgroup in each hierarchy: where this suite sits in a cgroup of
 # its own (not the root) in some hierarchy, only the units below it there are its graders' - not those of
 # graders other jobs run on the same machine meanwhile.  Elsewhere every unit counts.

@@ -137,7 +137,7 @@ check "reference: a second run uses the cache (no 'computing the reference answe
 	"$1" --cache "$2" --only p4 --format json -o /dev/null reference 2>"$3/cached.err"; [ $? = 0 ] &&
 	! grep -q "computing the reference" "$3/cached.err"' sh "$GRADER" "$CACHE" "$TMP"
 
-# ---- the compiled runtime kept between runs (grader/setup_cache.h) ----
+# ---- the compiled runtime kept between runs (grader/build/setup_cache.h) ----
 # one entry per language, its checksums right by sha256sum's reading
 runtime_entry=$(ls -d "$CACHE"/runtime/c-[0-9a-f]* 2>/dev/null | head -1)
 check "runtime cache: the C runtime is kept, its SHA256SUMS right (sha256sum -c)" sh -c '

@@ -91,7 +91,7 @@ fi
 # every reference line of 20+ characters that no file the pack may hold
 # (the template, the grader's sources, the tools) shares; lines compared
 # whole, leading and trailing blanks ignored
-cat student_template/*.c student_template/python/*.py grader/*.c grader/*.h grader/cmd/* grader/runtime/* tools/*.sh Makefile |
+cat student_template/*.c student_template/python/*.py grader/*/* tools/*.sh Makefile |
 	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/shipped.lines"
 find "$root" -type f -exec cat {} + | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | sort -u >"$tmp/pack.lines"
 for ref in reference/*.c reference/python/*.py; do

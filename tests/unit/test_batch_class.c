@@ -1,5 +1,5 @@
 /*
- * test_batch_class.c - cmocka tests for grader/batch_class.c's class_collect
+ * test_batch_class.c - cmocka tests for grader/batch/batch_class.c's class_collect
  * in the folders layout: every entry that is a student keeps a row.  A real
  * directory holds names that are not UTF-8 (Latin-1, as old zip tools write
  * them), control characters, a literal backslash, a bidirectional override,
@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "batch_class.h"
-#include "util.h"
+#include "batch/batch_class.h"
+#include "base/util.h"
 
 struct fixture {
 	char dir[64];

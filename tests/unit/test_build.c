@@ -1,6 +1,6 @@
 /*
- * test_build.c - cmocka tests for grader/build.c with the C language
- * (grader/lang_c.c): how a C build gets the problem's stub.
+ * test_build.c - cmocka tests for grader/build/build.c with the C language
+ * (grader/build/lang_c.c): how a C build gets the problem's stub.
  *
  * The engine compiles each problem's stub once, before any submission is
  * built (build_env_share); every build then links that object.  When the
@@ -31,11 +31,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "problem.h"
-#include "sandbox.h"
+#include "build/build.h"
+#include "problem/problem.h"
+#include "sandbox/sandbox.h"
 #include "unit.h"
-#include "util.h"
+#include "base/util.h"
 
 struct fixture {
 	int lease;         /* the uid block leased as the engine does (sandbox.h), or -1 */

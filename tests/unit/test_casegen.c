@@ -1,5 +1,5 @@
 /*
- * test_casegen.c - cmocka tests for grader/casegen.c: expanding a case spec
+ * test_casegen.c - cmocka tests for grader/problem/casegen.c: expanding a case spec
  * into test cases, with no YAML involved.
  *
  * Expected values are written out by hand from casegen.h's contract, or
@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "casegen.h"
-#include "digest.h"
-#include "problem.h"
+#include "problem/casegen.h"
+#include "base/digest.h"
+#include "problem/problem.h"
 #include "unit.h"
 
 /* ---- building specs ---- */

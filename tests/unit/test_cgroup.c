@@ -1,5 +1,5 @@
 /*
- * test_cgroup.c - cmocka tests for grader/cgroup.c against the machine's
+ * test_cgroup.c - cmocka tests for grader/sandbox/cgroup.c against the machine's
  * real cgroups (they need root; as a normal user every test is reported
  * SKIPPED, never passed, and cgroup_probe() must say why).
  *
@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cgroup.h"
+#include "sandbox/cgroup.h"
 #include "unit.h"
 
 #define SKIP_WITHOUT_CGROUPS()                                                     \

@@ -1,5 +1,5 @@
 /*
- * test_csv.c - cmocka tests for grader/csv.c: RFC 4180 quoting and the
+ * test_csv.c - cmocka tests for grader/base/csv.c: RFC 4180 quoting and the
  * guard against spreadsheet formula injection (OWASP "CSV Injection"): a
  * text cell starting with = + - @ tab or CR gets a leading apostrophe,
  * inside the quotes when the cell is quoted.
@@ -17,9 +17,9 @@
 
 #include <string.h>
 
-#include "csv.h"
-#include "text.h"
-#include "util.h"
+#include "base/csv.h"
+#include "base/text.h"
+#include "base/util.h"
 
 static void expect_cell(const char *in, const char *want)
 {

@@ -1,5 +1,5 @@
 /*
- * test_elfcheck.c - cmocka tests for elfcheck_inspect (grader/elfcheck.c)
+ * test_elfcheck.c - cmocka tests for elfcheck_inspect (grader/build/elfcheck.c)
  * on real ELF files: programs linked by gcc here, some with their headers
  * patched afterwards as a hostile image would have them.
  *
@@ -42,9 +42,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "elfcheck.h"
+#include "build/elfcheck.h"
 #include "unit.h"
-#include "util.h"
+#include "base/util.h"
 
 /* sections of the many-sections runners: more than SHN_LORESERVE - 1 (65,279) */
 #define MANY_SECTIONS 70000

@@ -1,5 +1,5 @@
 /*
- * test_elfcheck_run.c - what the runner pool (grader/runner.c) and
+ * test_elfcheck_run.c - what the runner pool (grader/run/runner.c) and
  * verdict.c make of a runner image that cannot start, and of a runner that
  * claims "the sandbox could not be installed", for real: programs built by
  * gcc here, started by pool_run in the sandbox as the engine starts them,
@@ -35,12 +35,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "runner.h"
-#include "signature.h"
+#include "sandbox/filter.h"
+#include "run/runner.h"
+#include "problem/signature.h"
 #include "unit.h"
-#include "util.h"
-#include "verdict.h"
+#include "base/util.h"
+#include "judge/verdict.h"
 
 static char dir[] = "/tmp/test_elfcheck_run.XXXXXX";
 static char *work;

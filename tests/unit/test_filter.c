@@ -1,5 +1,5 @@
 /*
- * test_filter.c - cmocka tests for grader/filter.c against the kernel: one
+ * test_filter.c - cmocka tests for grader/sandbox/filter.c against the kernel: one
  * test per rule that looks at a system call's arguments.
  *
  * Every check forks a child that builds the real programs with
@@ -53,9 +53,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "filter.h"
+#include "sandbox/filter.h"
 #include "runtime/protocol.h"
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 #include "unit.h"
 
 /* Which programs the child loads. */

@@ -1,5 +1,5 @@
 /*
- * test_growth.c - cmocka tests for the fit and the words of grader/growth.c.
+ * test_growth.c - cmocka tests for the fit and the words of grader/judge/growth.c.
  * The points are made up here from known laws (t = c N^k, t = c 2^N), with a
  * fixed cost and a deterministic +-8% wobble standing for a noisy machine;
  * the expected exponents, classes and seconds are worked out from the laws.
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "growth.h"
-#include "problem.h"
+#include "judge/growth.h"
+#include "problem/problem.h"
 
 static const double wobble[] = { 1.08, 0.93, 1.05, 0.95, 1.0, 1.07, 0.92, 1.03 };
 

@@ -1,5 +1,5 @@
 /*
- * test_jsoncap.c - cmocka tests for grader/jsoncap.c: a JSON document cut
+ * test_jsoncap.c - cmocka tests for grader/report/jsoncap.c: a JSON document cut
  * down to a size limit, the last long strings first, and only as far as
  * needed (what keeps PrairieLearn's results.json under 1 MB).  Sizes are
  * checked against json_dumps() of the same document, not against
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsoncap.h"
+#include "report/jsoncap.h"
 
 #define FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER)
 #define NOTE "(cut)"

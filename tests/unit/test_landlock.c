@@ -1,7 +1,7 @@
 /*
- * test_landlock.c - cmocka tests for grader/landlock.c and the runner's
- * start under the sandbox (grader/sandbox.c with the outer seccomp program
- * of grader/filter.c), against the kernel.
+ * test_landlock.c - cmocka tests for grader/sandbox/landlock.c and the runner's
+ * start under the sandbox (grader/sandbox/sandbox.c with the outer seccomp program
+ * of grader/sandbox/filter.c), against the kernel.
  *
  * - A plan cuts hidden directories out of the directories it grants: the
  *   rules, and what a child restricted by them can open.  The grader's data
@@ -34,9 +34,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "landlock.h"
-#include "sandbox.h"
+#include "sandbox/filter.h"
+#include "sandbox/landlock.h"
+#include "sandbox/sandbox.h"
 #include "unit.h"
 
 static char tree[] = "/tmp/grader-landlock-XXXXXX";

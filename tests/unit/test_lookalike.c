@@ -1,5 +1,5 @@
 /*
- * test_lookalike.c - cmocka tests for grader/lookalike.c: files that look
+ * test_lookalike.c - cmocka tests for grader/build/lookalike.c: files that look
  * meant for a missing problem file, in a real scratch directory, and the
  * advice written by hand for each; names that only resemble one (p10.c for
  * p1.c, p4_dp.c for p4.c) get none.
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lookalike.h"
-#include "util.h"
+#include "build/lookalike.h"
+#include "base/util.h"
 
 static const char *const c_or_py[] = { "p1.c", "p1.py" };
 static const char *const c_only[] = { "p1.c" };

@@ -1,5 +1,5 @@
 /*
- * test_mutate.c - cmocka tests for grader/mutate.c (and mutate_lex.c):
+ * test_mutate.c - cmocka tests for grader/mutate/mutate.c (and mutate_lex.c):
  * every operator on small C and Python sources, with the complete list of
  * mutants each source must give written out by hand (id and the mutated
  * source), so a missing, extra or wrong mutant fails; the unified diff;
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mutate.h"
+#include "mutate/mutate.h"
 
 struct expect {
 	const char *id;

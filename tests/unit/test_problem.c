@@ -1,5 +1,5 @@
 /*
- * test_problem.c - cmocka tests for grader/problem.c, the YAML loader.
+ * test_problem.c - cmocka tests for grader/problem/problem.c, the YAML loader.
  *
  * Fixtures live in tests/unit/data (found relative to this source file):
  *   good/   valid problems; the expected counts, values and limits below
@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "problem.h"
-#include "reference.h"
+#include "judge/engine.h"
+#include "problem/problem.h"
+#include "judge/reference.h"
 #include "unit.h"
 
 #define assert_double_equal(a, b)                                                      \

@@ -1,5 +1,5 @@
 /*
- * test_remeasure.c - cmocka tests for grader/remeasure.c: which runs are run
+ * test_remeasure.c - cmocka tests for grader/judge/remeasure.c: which runs are run
  * again, how many times, and which run a test is judged on.
  *
  * The runs are facts and judgements written by hand (what the pool and
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "remeasure.h"
-#include "util.h"
+#include "judge/remeasure.h"
+#include "base/util.h"
 
 #define LIMIT 1000u
 

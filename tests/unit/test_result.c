@@ -1,5 +1,5 @@
 /*
- * test_result.c - cmocka tests for grader/result.c: verdict spellings and
+ * test_result.c - cmocka tests for grader/judge/result.c: verdict spellings and
  * scoring (sum groups, all-or-nothing groups, problem and grade totals).
  *
  * The problems here are built by hand, so every expected score is
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "judge/result.h"
 
 #define EPS 1e-9
 

@@ -1,5 +1,5 @@
 /*
- * test_sandbox.c - cmocka tests for sandbox_lease_block (grader/sandbox.c):
+ * test_sandbox.c - cmocka tests for sandbox_lease_block (grader/sandbox/sandbox.c):
  * two graders started at once as root must not share a block of sandbox
  * uids.  The leases are real flock()s on SANDBOX_LEASE_DIR, which other
  * graders on the machine may hold meanwhile, so the tests assert only what
@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sandbox.h"
+#include "sandbox/sandbox.h"
 #include "unit.h"
 
 /* a block no grader prefers (batch workers start at 1, 2, ...): normally free */

@@ -1,5 +1,5 @@
 /*
- * test_signature.c - cmocka tests for grader/signature.c: parsing the C
+ * test_signature.c - cmocka tests for grader/problem/signature.c: parsing the C
  * signatures written in problem files, their errors, and formatting.
  *
  * Expected values are written out by hand from signature.h's contract.
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "signature.h"
+#include "problem/signature.h"
 
 /* Parse text, which must succeed; the caller releases sig. */
 static void parse_ok(struct signature *sig, const char *text)

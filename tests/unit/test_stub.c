@@ -1,12 +1,12 @@
 /*
- * test_stub.c - cmocka tests for grader/stub.c: the generated calling stub
+ * test_stub.c - cmocka tests for grader/build/stub.c: the generated calling stub
  * and declarations header must be C that a real compiler accepts, must
  * reject a student file with another signature, and must call the
  * student's function with the right arguments (checked by compiling the
  * stub with a small student file and driver and running it).
  *
  * Files go to a fresh mkdtemp() directory, removed after each test.  The
- * compiler is $CC if set, else gcc; the flags follow grader/build.c.
+ * compiler is $CC if set, else gcc; the flags follow grader/build/build.c.
  */
 #define _GNU_SOURCE /* asprintf */
 #include <stdarg.h>
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "embed.h"
-#include "stub.h"
+#include "base/embed.h"
+#include "build/stub.h"
 
 /* Warnings that would hide a broken stub behind a mere warning are errors. */
 #define STRICT "-std=gnu17 -Werror=implicit-function-declaration -Werror=incompatible-pointer-types " \

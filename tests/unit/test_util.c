@@ -1,5 +1,5 @@
 /*
- * test_util.c - cmocka tests for grader/util.c: strbuf invariants,
+ * test_util.c - cmocka tests for grader/base/util.c: strbuf invariants,
  * write_file_atomic, remove_tree (never follows symbolic links), mkdir_p,
  * read_file and the digest.
  *
@@ -29,8 +29,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "digest.h"
-#include "util.h"
+#include "base/digest.h"
+#include "base/util.h"
 
 /* ---- scratch directory ---- */
 

@@ -1,5 +1,5 @@
 /*
- * test_value.c - cmocka tests for grader/value.c: range checks, display,
+ * test_value.c - cmocka tests for grader/problem/value.c: range checks, display,
  * the wire encoding and answer formatting.
  *
  * Expected bytes and strings are written out by hand; the encoding is
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "runtime/protocol.h"
-#include "value.h"
+#include "problem/value.h"
 
 static struct value scalar(enum value_type t, long long i)
 {

@@ -1,0 +1,763 @@
+/* growth.c - see growth.h */
+#define _GNU_SOURCE
+#include "judge/growth.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build/build.h"
+#include "judge/engine.h"
+#include "base/interrupt.h"
+#include "run/runner.h"
+#include "judge/verdict.h"
+
+/* ---- naming and fitting (pure) ---- */
+
+void growth_class_name(struct strbuf *sb, int order, bool exponential)
+{
+	if (exponential)
+		strbuf_addstr(sb, "exponential");
+	else if (order <= 0)
+		strbuf_addstr(sb, "1");
+	else if (order == 1)
+		strbuf_addstr(sb, "N");
+	else
+		strbuf_addf(sb, "N^%d", order);
+}
+
+void growth_expected_name(struct strbuf *sb, int expected)
+{
+	if (expected == GROWTH_EXPONENTIAL)
+		strbuf_addstr(sb, "2^N");
+	else
+		growth_class_name(sb, expected, false);
+}
+
+static bool usable(const struct growth_point *pt)
+{
+	return !pt->capped && pt->ms >= GROWTH_MIN_MS;
+}
+
+/* Least squares y = a + b x over the usable points, x = ln N (log_x) or N. */
+static void least_squares(const struct growth_result *g, bool log_x, double *a, double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		double x = log_x ? log((double)pt->size) : (double)pt->size, y = log(pt->ms - g->fixed_ms);
+		if (!usable(pt))
+			continue;
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+		n++;
+	}
+	*b = n * sxx - sx * sx != 0 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) : 0;
+	*a = n ? (sy - *b * sx) / n : 0;
+}
+
+/* "about 40 s", "about 3 minutes", "more than a year" */
+static void format_duration(struct strbuf *sb, double s)
+{
+	if (s < 0.095)
+		strbuf_addf(sb, "about %.0f ms", s * 1000);
+	else if (s < 10)
+		strbuf_addf(sb, "about %.1f s", s);
+	else if (s < 120)
+		strbuf_addf(sb, "about %.0f s", s);
+	else if (s < 7200)
+		strbuf_addf(sb, "about %.0f minutes", s / 60);
+	else if (s < 2 * 86400)
+		strbuf_addf(sb, "about %.0f hours", s / 3600);
+	else if (s < 365 * 86400.0)
+		strbuf_addf(sb, "about %.0f days", s / 86400);
+	else
+		strbuf_addstr(sb, "more than a year");
+}
+
+/* "between N = 192 (19 ms) and N = 768 (767 ms)": the usable range, for sentences that cannot name a class */
+static void add_range(struct strbuf *sb, const struct growth_result *g)
+{
+	const struct growth_point *lo = NULL, *hi = NULL;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i])) {
+			lo = lo ? lo : &g->points[i];
+			hi = &g->points[i];
+		}
+	if (lo && hi)
+		strbuf_addf(sb, "from %.0f ms at N = %lld to %.0f ms at N = %lld", lo->ms, lo->size, hi->ms, hi->size);
+}
+
+/* Why the growth is unknown, in words a student reads: too quick to time, or the time did not grow. */
+static void add_unknown(struct strbuf *sb, const struct growth_result *g)
+{
+	long long largest = 0;
+	for (int i = 0; i < g->npoints; i++)
+		largest = g->points[i].size > largest ? g->points[i].size : largest;
+	if (g->flat) {
+		strbuf_addf(sb, "%s: its time hardly grew with N (", g->call);
+		add_range(sb, g);
+		strbuf_addstr(sb, "), so how it grows could not be measured; the inputs may let it finish early");
+	} else if (g->nused == 0 && largest && !g->stopped)
+		strbuf_addf(sb, "%s: its growth could not be measured: every call up to N = %lld took under %.0f ms, "
+			    "too quick to time", g->call, largest, GROWTH_MIN_MS);
+	else
+		strbuf_addf(sb, "%s: its growth could not be measured (%s)", g->call,
+			    g->stopped ? g->stopped : "fewer than two sizes took 5 ms or more");
+}
+
+static void make_sentence(struct growth_result *g)
+{
+	struct strbuf sb = STRBUF_INIT, expected = STRBUF_INIT, cls = STRBUF_INIT, hi = STRBUF_INIT;
+	growth_expected_name(&expected, g->expected);
+	growth_class_name(&cls, g->decided ? g->order : g->lo, g->exponential);
+	growth_class_name(&hi, g->hi, false);
+	if (!g->known)
+		add_unknown(&sb, g);
+	else if (g->exponential)
+		strbuf_addf(&sb, "%s grows exponentially, about %.2f^N (expected %s): an exponential algorithm", g->call,
+			    g->base, expected.buf);
+	else if (g->decided)
+		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): an O(%s) algorithm", g->call, g->exponent,
+			    expected.buf, cls.buf);
+	else if (!g->uneven) /* two classes or more explain the times equally well */
+		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): between O(%s) and O(%s), the measurements cannot "
+			    "tell which", g->call, g->exponent, expected.buf, cls.buf, hi.buf);
+	else { /* no class explains every time within the tolerance: name the two around the exponent */
+		strbuf_addf(&sb, "%s grows like N^%.1f (expected %s): between O(%s) and O(%s), its times (", g->call,
+			    g->exponent, expected.buf, cls.buf, hi.buf);
+		add_range(&sb, g);
+		strbuf_addstr(&sb, ") were too uneven to tell which (the machine may have been busy)");
+	}
+	if (g->known && g->decided && g->expected == (g->exponential ? GROWTH_EXPONENTIAL : g->order))
+		strbuf_addstr(&sb, ", as expected");
+	if (g->known && g->extrapolated_s >= 0) {
+		strbuf_addf(&sb, "; at N = %lld", g->target);
+		if (g->target_group)
+			strbuf_addf(&sb, " (group %s)", g->target_group);
+		strbuf_addstr(&sb, " one call would take ");
+		format_duration(&sb, g->extrapolated_s);
+	}
+	free(g->sentence);
+	g->sentence = strbuf_detach(&sb);
+	strbuf_release(&expected);
+	strbuf_release(&cls);
+	strbuf_release(&hi);
+}
+
+/*
+ * Does class N^k explain the usable points?  Its model is t = a N^k +
+ * b N^(k-1) with a, b >= 0, fitted in relative least squares: lower-order
+ * work (an interpreter's cost per step of an O(N^2) loop around an O(N)
+ * builtin, a cache miss per cell, for k = 1 the fixed cost) drags the
+ * measured exponent below k at small sizes, and the model allows for it -
+ * the log-log slope of such a sum only rises towards k.  The class fits when
+ * every point lies within the tolerance of its model and the N^k term makes
+ * at least half the time at the largest size: a class is named by the term
+ * that dominates where it was measured.
+ */
+static bool class_fits(const struct growth_result *g, int k)
+{
+	double top = 0, s11 = 0, s12 = 0, s22 = 0, s1 = 0, s2 = 0, a, b, det;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i]) && (double)g->points[i].size > top)
+			top = (double)g->points[i].size;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		double u = (double)pt->size / top, t = pt->ms - g->fixed_ms, x1 = pow(u, k) / t, x2 = pow(u, k - 1) / t;
+		if (!usable(pt))
+			continue;
+		s11 += x1 * x1;
+		s12 += x1 * x2;
+		s22 += x2 * x2;
+		s1 += x1;
+		s2 += x2;
+	}
+	det = s11 * s22 - s12 * s12;
+	a = det > 1e-12 * s11 * s22 ? (s1 * s22 - s2 * s12) / det : -1;
+	b = det > 1e-12 * s11 * s22 ? (s2 * s11 - s1 * s12) / det : -1;
+	if (a < 0 || b < 0) { /* the best fit needs a negative term: the leading one alone */
+		a = s1 / s11;
+		b = 0;
+	}
+	if (a < b) /* at the largest size, u = 1: the N^k term is a / (a + b) of the time */
+		return false;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		double u = (double)pt->size / top;
+		if (usable(pt) && fabs(log((pt->ms - g->fixed_ms) / (a * pow(u, k) + b * pow(u, k - 1)))) > g->tolerance)
+			return false;
+	}
+	return true;
+}
+
+/* The tolerance: GROWTH_TOLERANCE, or the usable points' own scatter between runs when larger (a busy machine). */
+static double tolerance(const struct growth_result *g)
+{
+	double tol = GROWTH_TOLERANCE;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i]) && g->points[i].scatter > tol)
+			tol = g->points[i].scatter;
+	return tol < GROWTH_TOLERANCE_MAX ? tol : GROWTH_TOLERANCE_MAX;
+}
+
+void growth_fit(struct growth_result *g)
+{
+	double a = 0, p = 0, log_s;
+	g->nused = 0;
+	g->fixed_ms = 0;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		g->nused += usable(pt);
+		if (!pt->capped && pt->ms < GROWTH_FIXED_MAX_MS && (!g->fixed_ms || pt->ms < g->fixed_ms))
+			g->fixed_ms = pt->ms;
+	}
+	g->known = g->nused >= 2;
+	g->exponential = g->decided = g->flat = g->uneven = false;
+	g->lo = g->hi = g->order = 0;
+	g->extrapolated_s = -1;
+	g->tolerance = tolerance(g);
+	if (g->known) {
+		least_squares(g, true, &a, &p);
+		g->exponent = p;
+		/* the time grew by less than the square root of the size's factor: nothing to classify */
+		g->flat = p < GROWTH_FLAT_EXPONENT;
+		g->known = !g->flat;
+	}
+	if (g->known) {
+		g->exponential = p > GROWTH_EXP_CUTOFF;
+		for (int k = 1; k <= GROWTH_MAX_ORDER && !g->exponential; k++)
+			if (class_fits(g, k)) {
+				g->lo = g->lo ? g->lo : k;
+				g->hi = k;
+			}
+		g->decided = g->exponential || (g->lo && g->lo == g->hi);
+		g->order = g->decided ? g->lo : 0;
+		g->uneven = !g->lo;
+		if (g->uneven) { /* none fits: the sentence names the classes around the exponent */
+			g->lo = p < 1 ? 1 : (int)floor(p);
+			g->hi = g->lo + 1;
+		}
+		log_s = a + p * log((double)g->target);
+		if (g->exponential) {
+			double b;
+			least_squares(g, false, &a, &b);
+			g->base = exp(b);
+			log_s = a + b * (double)g->target;
+		}
+		/* ms to s; capped at 10^9 s, which the sentence calls "more than a year" */
+		if (g->target > 0)
+			g->extrapolated_s = log_s - log(1000.0) > log(1e9) ? 1e9 : exp(log_s) / 1000.0;
+	}
+	make_sentence(g);
+}
+
+void growth_result_free(struct growth_result *g)
+{
+	if (!g)
+		return;
+	free(g->call);
+	free(g->target_group);
+	free(g->stopped);
+	free(g->sentence);
+	free(g);
+}
+
+/* ---- measuring ---- */
+
+struct measure {
+	const struct engine *e;
+	const struct problem *p;
+	const struct build_result *b;
+	struct pool *pool;
+	double used_ms;            /* CPU time spent so far (capped runs count their cap) */
+	struct growth_result *g;
+};
+
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* The inputs at size n, encoded: the same n gives the same inputs (seeded by n). */
+static void encode_inputs(const struct problem *p, long long n, struct strbuf *enc)
+{
+	const struct growth_spec *gs = &p->growth;
+	const struct signature *sig = &p->funcs[gs->func];
+	uint64_t state = (uint64_t)n * 0x2545f4914f6cdd1dull;
+	uint64_t span = (uint64_t)(gs->hi - gs->lo) + 1;
+
+	for (int a = 0; a < sig->ninputs; a++) {
+		struct value v = { sig->input_types[a], 0, NULL, 0 };
+		if (v.type == VT_INT_ARRAY) {
+			v.len = (size_t)n;
+			v.arr = xcalloc(v.len + 1, sizeof(int));
+			for (size_t i = 0; i < v.len; i++)
+				v.arr[i] = (int)(gs->lo + (long long)(rng_next(&state) % span));
+		} else if (a == gs->size_arg) {
+			v.i = n;
+		} else {
+			v.i = v.type == VT_BOOL ? (long long)(rng_next(&state) & 1)
+						: gs->lo + (long long)(rng_next(&state) % span);
+		}
+		value_encode(enc, &v);
+		value_release(&v);
+	}
+}
+
+struct batch {
+	int n, next;
+};
+
+static int batch_next(void *ctx)
+{
+	struct batch *b = ctx;
+	return b->next < b->n ? b->next++ : -1;
+}
+
+static void batch_finished(void *ctx, int task)
+{
+	(void)ctx;
+	(void)task;
+}
+
+static void plan_call(const struct measure *m, struct run_task *t, const struct strbuf *args)
+{
+	const struct problem *p = m->p;
+	memset(t, 0, sizeof(*t));
+	t->runner = m->b->runner;
+	t->runner_argv = (const char *const *)m->b->runner_argv;
+	t->runner_dir = m->b->runner_dir;
+	t->filters = &m->e->filters[p->lang->filters];
+	t->function = p->growth.func;
+	t->args = (struct strbuf)STRBUF_INIT;
+	strbuf_add(&t->args, args->buf, args->len);
+	t->cpu_ms = GROWTH_RUN_CAP_MS;
+	/* CPU time is what counts: a busy machine may stretch the wall clock far beyond it */
+	t->wall_ms = GROWTH_RUN_CAP_MS * 10;
+	t->memory_mb = problem_max_memory_mb(p);
+	t->output_kb = p->limits.output_kb;
+	t->zygote_memory_mb = problem_max_memory_mb(p);
+	t->startup_ms = p->limits.startup_ms;
+}
+
+/*
+ * Run one call at each of the count sizes (in parallel on the pool's
+ * slots).  ms[i]: the CPU time of the call at sizes[i], or -1 when it went
+ * over the cap.  0, or -1 when a run failed otherwise (*why says how) or
+ * the pool stopped.
+ */
+static int run_calls(struct measure *m, const long long *sizes, int count, double *ms, char **why)
+{
+	struct run_task *tasks = xcalloc((size_t)count + 1, sizeof(*tasks));
+	struct batch b = { count, 0 };
+	struct pool_client client = { batch_next, batch_finished, &b };
+	int ret = 0;
+
+	for (int i = 0; i < count; i++) {
+		struct strbuf args = STRBUF_INIT;
+		encode_inputs(m->p, sizes[i], &args);
+		plan_call(m, &tasks[i], &args);
+		strbuf_release(&args);
+	}
+	if (pool_run(m->pool, tasks, &client) < 0) {
+		*why = xstrdup("interrupted");
+		ret = -1;
+	}
+	for (int i = 0; i < count && ret == 0; i++) {
+		struct judgement j;
+		memset(&j, 0, sizeof(j));
+		verdict_of_run(&j, &tasks[i], &m->p->funcs[m->p->growth.func]);
+		if (tasks[i].facts.outcome == RUN_WALL_TIMEOUT && tasks[i].facts.child_cpu_ms < GROWTH_RUN_CAP_MS) {
+			*why = xasprintf("at N = %lld a call used %u ms of CPU in %u ms of wall-clock time (sleeping, or "
+					 "the machine too busy)", sizes[i], tasks[i].facts.child_cpu_ms, tasks[i].wall_ms);
+			ret = -1;
+		} else if (j.verdict == V_CORRECT) {
+			ms[i] = tasks[i].facts.outcome == RUN_REPORTED ? tasks[i].facts.report.cpu_us / 1000.0 : j.cpu_ms;
+			m->used_ms += ms[i];
+		} else if (j.verdict == V_TIMELIMIT) {
+			ms[i] = -1;
+			m->used_ms += GROWTH_RUN_CAP_MS;
+		} else {
+			*why = xasprintf("at N = %lld the call failed: %s", sizes[i], j.message ? j.message : "no answer");
+			ret = -1;
+		}
+		judgement_release(&j);
+	}
+	for (int i = 0; i < count; i++)
+		run_task_release(&tasks[i]);
+	free(tasks);
+	return ret;
+}
+
+/* Add a run's time (-1: over the cap, which counts as the cap) to a point: its least and second least. */
+static void add_run(struct growth_point *pt, double ms)
+{
+	ms = ms < 0 ? GROWTH_RUN_CAP_MS : ms;
+	if (!pt->runs++) {
+		pt->ms = pt->second = ms;
+	} else if (ms < pt->ms) {
+		pt->second = pt->ms;
+		pt->ms = ms;
+	} else if (pt->runs == 2 || ms < pt->second) {
+		pt->second = ms;
+	}
+	pt->scatter = pt->runs > 1 && pt->ms > 0 ? log(pt->second / pt->ms) : 0;
+	pt->capped = pt->ms >= GROWTH_RUN_CAP_MS; /* every run went over the cap */
+}
+
+/*
+ * The first run at size n (the search decides on it; rounds() adds the
+ * others).  0: measured; 1: over the cap (the point is capped); -1: the run
+ * failed (g->stopped says how).
+ */
+static int measure_size(struct measure *m, long long n, struct growth_point *pt)
+{
+	double ms;
+	char *why = NULL;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->size = n;
+	if (run_calls(m, &n, 1, &ms, &why) < 0) {
+		free(m->g->stopped);
+		m->g->stopped = why;
+		return -1;
+	}
+	add_run(pt, ms);
+	return pt->capped ? 1 : 0;
+}
+
+/* How many runs a point gets in all, want_fast for a usable point under GROWTH_SLOW_MS. */
+static int runs_wanted(const struct growth_point *pt, int want_fast)
+{
+	if (!usable(pt))
+		return 1; /* the fit does not use it: one run placed it */
+	return pt->ms > GROWTH_SLOW_MS ? want_fast - (GROWTH_REPS - GROWTH_REPS_SLOW) : want_fast;
+}
+
+/*
+ * More runs of the usable points, in rounds - one run of every point per
+ * round - until each has runs_wanted(want_fast) or the budget is spent (a
+ * round leaves out the points it cannot pay for, the costliest last).
+ * Interleaved, a load that comes and goes during the measurement touches
+ * every size alike, and the least time of each comes from the quietest
+ * moments: a busy machine (a shared core, its caches) only ever adds time.
+ */
+static void rounds(struct measure *m, int want_fast)
+{
+	struct growth_result *g = m->g;
+	long long sizes[GROWTH_MAX_POINTS];
+	int which[GROWTH_MAX_POINTS];
+	double ms[GROWTH_MAX_POINTS];
+	while (!grader_interrupted) {
+		double cost = 0;
+		int count = 0;
+		char *why = NULL;
+		/* the points are in order of size: the cheap ones first */
+		for (int i = 0; i < g->npoints; i++) {
+			const struct growth_point *pt = &g->points[i];
+			if (pt->runs >= runs_wanted(pt, want_fast) || m->used_ms + cost + pt->ms > GROWTH_BUDGET_MS)
+				continue;
+			cost += pt->ms;
+			which[count] = i;
+			sizes[count++] = pt->size;
+		}
+		if (!count)
+			return;
+		if (run_calls(m, sizes, count, ms, &why) < 0) {
+			free(why); /* a later run failed: the points keep what they had */
+			return;
+		}
+		for (int i = 0; i < count; i++)
+			add_run(&g->points[which[i]], ms[i]);
+	}
+}
+
+/*
+ * When no single class fits the points (two fit, or none), measure more:
+ * GROWTH_MORE_REPS more rounds, as far as the budget pays.  A busy
+ * machine's noise shrinks with them.
+ */
+static void settle(struct measure *m)
+{
+	struct growth_result *g = m->g;
+	growth_fit(g);
+	if (!g->known || g->decided)
+		return;
+	rounds(m, GROWTH_REPS + GROWTH_MORE_REPS);
+}
+
+/* Measure n and add the point; false when the search must stop here (g->stopped set). */
+static bool add_point(struct measure *m, long long n)
+{
+	struct growth_result *g = m->g;
+	struct growth_point pt;
+	int r;
+	if (g->npoints == GROWTH_MAX_POINTS)
+		return false;
+	r = measure_size(m, n, &pt);
+	if (r >= 0)
+		g->points[g->npoints++] = pt;
+	if (r > 0) {
+		free(g->stopped);
+		g->stopped = xasprintf("at N = %lld a call took over %u ms", n, GROWTH_RUN_CAP_MS);
+	}
+	return r == 0;
+}
+
+/* Can the budget pay for a size whose time is about ms (one run at least)? */
+static bool affordable(struct measure *m, double ms)
+{
+	if (m->used_ms + ms <= GROWTH_BUDGET_MS)
+		return true;
+	free(m->g->stopped);
+	m->g->stopped = xasprintf("the time budget of %u ms was spent", GROWTH_BUDGET_MS);
+	return false;
+}
+
+/* Do the usable points so far settle the question: GROWTH_ENOUGH_POINTS of them spanning GROWTH_ENOUGH_SPAN? */
+/* The usable points: how many, and the factor their times span. */
+static int usable_span(const struct growth_result *g, double *span)
+{
+	double lo = 0, hi = 0;
+	int n = 0;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		if (!usable(pt))
+			continue;
+		lo = n && lo < pt->ms ? lo : pt->ms;
+		hi = hi > pt->ms ? hi : pt->ms;
+		n++;
+	}
+	*span = n ? hi / lo : 0;
+	return n;
+}
+
+static bool enough(struct measure *m)
+{
+	double span;
+	int n = usable_span(m->g, &span);
+	if (n < GROWTH_ENOUGH_POINTS || span < GROWTH_ENOUGH_SPAN)
+		return false;
+	free(m->g->stopped);
+	m->g->stopped = xasprintf("%d sizes spanning a factor %.0f of time were enough", n, span);
+	return true;
+}
+
+/*
+ * Would size n go over the cap?  Judged from the last two points when both
+ * are usable, by their local exponent: a run known to be over the cap
+ * would spend the budget and add nothing.
+ */
+static bool predicted_over(struct measure *m, long long n)
+{
+	const struct growth_result *g = m->g;
+	const struct growth_point *a, *b;
+	double p, predicted;
+	if (g->npoints < 2)
+		return false;
+	a = &g->points[g->npoints - 2];
+	b = &g->points[g->npoints - 1];
+	if (!usable(a) || !usable(b) || b->size <= a->size)
+		return false;
+	p = log(b->ms / a->ms) / log((double)b->size / (double)a->size);
+	predicted = b->ms * pow((double)n / (double)b->size, p);
+	if (predicted < 1.5 * GROWTH_RUN_CAP_MS)
+		return false;
+	free(m->g->stopped);
+	m->g->stopped = xasprintf("at N = %lld a call would take about %.1f s, over the %u ms cap", n,
+				  predicted / 1000, GROWTH_RUN_CAP_MS);
+	return true;
+}
+
+/* Three usable points spanning a factor 16: what a refinement must reach. */
+static bool refined(const struct growth_result *g)
+{
+	double span;
+	return usable_span(g, &span) >= 3 && span >= 16;
+}
+
+/*
+ * Exponential growth jumps past the cap within one doubling: the sizes
+ * between, in eight even steps - or one by one when the time at lo is
+ * already usable (the cap is then only a few steps of a base-2 growth
+ * away).
+ */
+static void refine_linear(struct measure *m, const struct growth_point *below, long long hi)
+{
+	struct growth_result *g = m->g;
+	long long lo = below->size, step = usable(below) ? 1 : (hi - lo) / 8 > 0 ? (hi - lo) / 8 : 1;
+	for (long long n = lo + step; n < hi && !grader_interrupted; n += step) {
+		double last = g->points[g->npoints - 1].ms;
+		if (!affordable(m, last) || !add_point(m, n) || refined(g))
+			break;
+	}
+}
+
+/*
+ * A polynomial whose times went from under 5 ms to over the cap within
+ * two doublings: the sizes halfway (x sqrt 2) around the last one under
+ * the cap, the upper first, until three usable points span a factor 16.
+ * If the upper one is over the cap too although a polynomial of degree 6
+ * or less would have stayed under it (at most 2^3 times the size below),
+ * the growth is exponential-looking after all: linear steps up to it.
+ */
+static void refine_geometric(struct measure *m, const struct growth_point *below)
+{
+	struct growth_result *g = m->g;
+	long long sizes[2] = { llround((double)below->size * M_SQRT2), llround((double)below->size / M_SQRT2) };
+	for (int k = 0; k < 2 && !grader_interrupted && !refined(g); k++) {
+		if (sizes[k] < m->p->growth.from || !affordable(m, 3 * g->points[g->npoints - 1].ms))
+			break;
+		if (add_point(m, sizes[k]))
+			continue;
+		if (!g->points[g->npoints - 1].capped)
+			break; /* a failure, not the cap */
+		if (k == 0 && GROWTH_RUN_CAP_MS > 8 * below->ms) {
+			refine_linear(m, below, sizes[k]);
+			break;
+		}
+	}
+}
+
+/*
+ * Fewer than three usable points because the last size went over the cap:
+ * fill in.  A jump past the cap by more than 2^6 from the size before is
+ * exponential-looking (a polynomial of degree 6 or less cannot do it):
+ * linear steps; else halfway sizes.
+ */
+static void refine(struct measure *m)
+{
+	struct growth_result *g = m->g;
+	const struct growth_point *below;
+	double span;
+	if (g->npoints < 2 || !g->points[g->npoints - 1].capped || usable_span(g, &span) >= 3)
+		return;
+	below = &g->points[g->npoints - 2];
+	if (GROWTH_RUN_CAP_MS > 64 * below->ms)
+		refine_linear(m, below, g->points[g->npoints - 1].size);
+	else
+		refine_geometric(m, below);
+}
+
+static int compare_points(const void *a, const void *b)
+{
+	const struct growth_point *x = a, *y = b;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/* Doubling from the declared smallest size, then refine(). */
+static void search(struct measure *m)
+{
+	const struct growth_spec *gs = &m->p->growth;
+	struct growth_result *g = m->g;
+	for (long long n = gs->from; n <= gs->to && !grader_interrupted; n *= 2) {
+		/* the next size costs some 4 times the last (N^2) at least: stop before the budget runs out */
+		if (g->npoints && !affordable(m, 4 * g->points[g->npoints - 1].ms))
+			break;
+		if (predicted_over(m, n) || !add_point(m, n) || enough(m))
+			break;
+	}
+	refine(m);
+	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
+	rounds(m, GROWTH_REPS);
+	/* the rounds' least times may take a point under GROWTH_MIN_MS that its one run had over it: refine again */
+	refine(m);
+	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
+	rounds(m, GROWTH_REPS);
+	settle(m);
+}
+
+/* ---- when, and for whom ---- */
+
+/* The size a case gives the growth's call, or -1 when it calls another function. */
+static long long case_size(const struct problem *p, const struct test_case *tc)
+{
+	const struct growth_spec *gs = &p->growth;
+	const struct value *v;
+	if (tc->func != gs->func)
+		return -1;
+	v = &tc->args[gs->size_arg];
+	return gs->by_length ? (long long)v->len : v->i;
+}
+
+/* Did a test of the growth's call fail by time, in a public group (*pub) or a hidden one (*hid)? */
+static void timed_out(const struct problem_result *pr, bool *pub, bool *hid)
+{
+	const struct problem *p = pr->problem;
+	*pub = *hid = false;
+	for (int k = 0; k < pr->ntests; k++) {
+		const struct test_case *tc = pr->tests[k].tc;
+		if (pr->tests[k].verdict != V_TIMELIMIT || tc->func != p->growth.func)
+			continue;
+		if (p->groups[tc->group].visibility == VIS_PUBLIC)
+			*pub = true;
+		else
+			*hid = true;
+	}
+}
+
+/* Extrapolate to the largest public size that failed by time, else the largest public size. */
+static void choose_target(const struct problem_result *pr, struct growth_result *g)
+{
+	const struct problem *p = pr->problem;
+	for (int pass = 0; pass < 2 && !g->target; pass++)
+		for (int k = 0; k < pr->ntests; k++) {
+			const struct test_case *tc = pr->tests[k].tc;
+			long long n = case_size(p, tc);
+			if (p->groups[tc->group].visibility != VIS_PUBLIC || n <= g->target)
+				continue;
+			if (pass == 0 && pr->tests[k].verdict != V_TIMELIMIT)
+				continue;
+			g->target = n;
+			free(g->target_group);
+			g->target_group = xstrdup(p->groups[tc->group].name);
+		}
+}
+
+static struct growth_result *measure_problem(const struct engine *e, const struct build_result *b)
+{
+	const struct problem *p = b->problem;
+	struct growth_result *g = xcalloc(1, sizeof(*g));
+	struct measure m = { e, p, b, NULL, 0, g };
+	g->call = xstrdup(problem_call_name(p, p->growth.func));
+	g->expected = p->growth.expected;
+	m.pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
+	search(&m);
+	pool_free(m.pool);
+	g->used_s = m.used_ms / 1000.0;
+	return g;
+}
+
+void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out,
+			  enum visibility vis)
+{
+	for (int i = 0; i < out->nproblems && !grader_interrupted; i++) {
+		struct problem_result *pr = &out->problems[i];
+		const struct problem *p = pr->problem;
+		bool pub, hid, wanted;
+		if (!p->growth.declared || builds[i].status != BUILD_OK || e->opts.growth == GROWTH_NEVER || pr->growth)
+			continue;
+		timed_out(pr, &pub, &hid);
+		/* for the student: always, or after a public time limit; for the instructor: after a hidden one */
+		wanted = vis == VIS_PUBLIC ? e->opts.growth == GROWTH_ALWAYS || pub
+					   : e->opts.growth == GROWTH_AFTER_TIMELIMIT && hid;
+		if (!wanted)
+			continue;
+		pr->growth = measure_problem(e, &builds[i]);
+		pr->growth->from_hidden = vis != VIS_PUBLIC;
+		choose_target(pr, pr->growth);
+		growth_fit(pr->growth);
+		/* the log may be where students look (a CI job's): it says what their view says, no more */
+		if (e->opts.log && !pr->growth->from_hidden)
+			fprintf(e->opts.log, "grader: %s: %s (%.1f s of CPU measuring)\n", p->id, pr->growth->sentence,
+				pr->growth->used_s);
+	}
+}

@@ -1,0 +1,162 @@
+/*
+ * growth.h - how a solution's running time grows with the size of its
+ * input, measured and said in words ("f grows like N^3.0 (expected N^2):
+ * an O(N^3) algorithm; ...").  Empirical complexity in the manner of
+ * trend-prof (Goldsmith et al., FSE 2007) and pberkes/big_O: run the
+ * function at doubling sizes, fit the exponent on a log-log scale.
+ *
+ * When: for a problem whose file declares `growth:` (problem.h, struct
+ * growth_spec), when a test of the declared call failed by time
+ * (timelimit), or always with --growth (engine_options.growth): after the
+ * public tests and before the hidden ones, or - when only a hidden test
+ * failed by time - after those, for the instructor's view alone
+ * (growth_after_grading).  It changes no score.
+ *
+ * How (growth_measure):
+ *   inputs   generated from the size alone (a splitmix64 stream seeded by N):
+ *            the same submission sees the same inputs every time
+ *   runs     the submission's own built runner, through the runner pool
+ *            (runner.h) with the problem's memory limit and a CPU limit of
+ *            GROWTH_RUN_CAP_MS per call; the time is the case child's CPU
+ *            time (not wall-clock: the machine may be busy).  The search
+ *            places each size with one run; then the usable sizes get more,
+ *            in rounds (one run of each per round: a passing load touches
+ *            every size alike), GROWTH_REPS in all (GROWTH_REPS_SLOW over
+ *            GROWTH_SLOW_MS), and the LEAST time counts: a busy machine only
+ *            ever adds time
+ *   sizes    from `sizes[0]`, doubling up to `sizes[1]`; doubling stops at
+ *            a first run over the cap, a run that fails (memory, crash), or when
+ *            the budget (GROWTH_BUDGET_MS of CPU per problem, all runs
+ *            counted) cannot pay for the next size.  It also stops early
+ *            when GROWTH_ENOUGH_POINTS usable points span GROWTH_ENOUGH_SPAN
+ *            (the fit is settled), and before a size that the last two
+ *            usable points' local exponent puts over 1.5 x the cap (a run
+ *            known to be killed would only spend the budget).  When fewer than three
+ *            usable points came out because the time jumped past the cap
+ *            within one doubling by more than 2^6 (exponential growth does
+ *            that), the sizes between the last two are tried in eight even
+ *            steps (one by one when the size below is usable already); after
+ *            a smaller jump (a steep polynomial), the sizes x sqrt 2 and
+ *            / sqrt 2 around the last one under the cap (docs/growth.md).
+ *   fit      the fixed cost of a call (starting the case, passing the
+ *            input: the fastest time measured, when under GROWTH_FIXED_MAX_MS)
+ *            is taken off every time; then least squares of log t over log N,
+ *            over the usable points: those at or above GROWTH_MIN_MS (well
+ *            above timer resolution) and under the cap.  At least two are
+ *            needed to say anything, and a time that grew slower than
+ *            N^GROWTH_FLAT_EXPONENT names no class (an early exit).
+ *   class    exponential when the fitted exponent exceeds GROWTH_EXP_CUTOFF
+ *            (doubling N multiplies the time by more than 2^6 = 64, which
+ *            no polynomial of degree 6 or less does, and which
+ *            exponential growth does at every size where its time is
+ *            measurable); its base per +1 of N then comes from a fit of
+ *            log t over N.  Else each class N^k (k <= GROWTH_MAX_ORDER) is
+ *            tested: the model a N^k + b N^(k-1), a, b >= 0 (lower-order
+ *            work drags the exponent below k at small sizes), must meet
+ *            every point within the tolerance (GROWTH_TOLERANCE, or the
+ *            points' scatter between runs, up to GROWTH_TOLERANCE_MAX) with
+ *            its N^k term at least half the time at the largest size.  One
+ *            class fits: it is named.  Two or more, or none: the sentence
+ *            says the measurement cannot tell, naming the two classes around
+ *            it - after GROWTH_MORE_REPS more rounds, budget permitting.
+ *   extrapolation  to the largest size N of the call's public groups that
+ *            failed by time (else of any public group): a*N^p, or a*b^N.
+ *
+ * Ownership: a growth_result owns its points and strings;
+ * growth_result_free() frees it and the struct.  A problem_result owns its
+ * growth result (result.c frees it).
+ */
+#ifndef GRADER_GROWTH_H
+#define GRADER_GROWTH_H
+
+#include <stdbool.h>
+
+#include "problem/problem.h"
+#include "base/util.h"
+
+#define GROWTH_BUDGET_MS 10000u  /* CPU time all runs of one problem may use */
+#define GROWTH_RUN_CAP_MS 2000u  /* one call's CPU limit: doubling stops past it */
+#define GROWTH_MIN_MS 5.0        /* points under this are too close to timer resolution to fit */
+#define GROWTH_REPS 5            /* runs per size (the least CPU time counts: noise only adds time) */
+#define GROWTH_REPS_SLOW 3       /*   for sizes whose first run took over GROWTH_SLOW_MS */
+#define GROWTH_SLOW_MS 300.0
+#define GROWTH_EXP_CUTOFF 6.0    /* a fitted exponent above this is exponential growth */
+#define GROWTH_FIXED_MAX_MS 2.5 /* the fastest point, when under this, is a call's fixed cost */
+#define GROWTH_ENOUGH_POINTS 4 /* this many usable points... */
+#define GROWTH_ENOUGH_SPAN 32.0  /* ...whose times span this factor settle the fit: no larger sizes */
+#define GROWTH_MAX_POINTS 40
+#define GROWTH_TOLERANCE 0.15    /* a class's model must meet every point within e^0.15 (16%)... */
+#define GROWTH_TOLERANCE_MAX 0.3 /*   or within the points' own scatter, up to this */
+#define GROWTH_MORE_REPS 4       /* runs added to each usable size when no class fits alone */
+#define GROWTH_FLAT_EXPONENT 0.5 /* a fitted exponent under this: the time did not grow (no class) */
+#define GROWTH_MAX_ORDER 6
+
+struct growth_point {
+	long long size;
+	double ms;                 /* least CPU time of its runs; for a capped point: at least this */
+	double second;             /* the second least time (= ms after one run) */
+	double scatter;            /* ln(second / ms): how far two runs of the same call differ */
+	int runs;
+	bool capped;               /* a run went over GROWTH_RUN_CAP_MS */
+};
+
+struct growth_result {
+	char *call;                /* the function as the student's language calls it */
+	int expected;              /* the declared order: k of N^k, or GROWTH_EXPONENTIAL (problem.h) */
+	struct growth_point points[GROWTH_MAX_POINTS];
+	int npoints;
+	int nused;                 /* points the fit used */
+	double fixed_ms;           /* the fixed cost of a call, subtracted before the fit */
+	bool known;                /* at least two usable points that grew: the exponent means something */
+	double exponent;           /* fitted p of t ~ N^p */
+	bool exponential;
+	double base;               /* exponential: the time's factor per +1 of N */
+	int lo, hi;                /* the classes N^lo ... N^hi the points allow (or, uneven: floor, ceil of p) */
+	bool uneven;               /* no class fits every point within the tolerance */
+	bool decided;              /* exactly one class fits (lo == hi), or exponential: name it */
+	int order;                 /* the class when decided (when not exponential) */
+	bool flat;                 /* the time did not grow: exponent under GROWTH_FLAT_EXPONENT */
+	double tolerance;          /* the fit's tolerance: max(GROWTH_TOLERANCE, scatter), ln */
+	char *stopped;             /* why the sizes stopped (NULL: reached the declared end), in words */
+	long long target;          /* the size extrapolated to, 0: none */
+	char *target_group;        /* its group, or NULL */
+	double extrapolated_s;     /* the estimated CPU time at target, -1: none */
+	bool from_hidden;          /* measured only because a hidden group failed by time: instructor's view only */
+	double used_s;             /* CPU time the measurement used */
+	char *sentence;            /* the finding in words (always set) */
+};
+
+/* "N^2", "N", "exponential" (class), or "2^N" (a declared expectation: exponential). */
+void growth_class_name(struct strbuf *sb, int order, bool exponential);
+void growth_expected_name(struct strbuf *sb, int expected);
+
+/*
+ * Fit the points (sets nused, known, exponent, exponential, base, order),
+ * then the extrapolation (when target is set) and the sentence.  Pure: the
+ * unit tests call it on made-up points.
+ */
+void growth_fit(struct growth_result *g);
+
+void growth_result_free(struct growth_result *g);
+
+struct engine;
+struct build_result;
+struct grade_result;
+
+/*
+ * The engine's hook, called with that run's builds (builds[i] belongs to
+ * out->problems[i]) once the tests of visibility vis ran and were
+ * collected: measure every problem that asks for it (see above) and attach
+ * the result (problem_result.growth).  VIS_PUBLIC: after the public tests
+ * and before any hidden one (engine.c, dispatch_order) - with --growth, or
+ * after a public time limit: what the student may see is measured before
+ * hidden tests could make the machine busy or the clock late.  VIS_HIDDEN:
+ * after the hidden tests, the problems not measured yet whose hidden test
+ * timed out (from_hidden: the instructor's view only, and not logged).  A
+ * problem whose measurement could not run gets a result that says so.
+ * Never fails the grading.
+ */
+void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out,
+			  enum visibility vis);
+
+#endif

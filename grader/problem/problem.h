@@ -1,0 +1,192 @@
+/*
+ * problem.h - the problem set: what to call, on which inputs, for how many
+ * points, under which limits.  Loaded from YAML files (one per problem,
+ * see docs/problem-files.md) with libyaml.
+ *
+ * Ownership: a struct problem_set owns every problem, group, case and
+ * string below it; problem_set_release() frees everything.  Pointers into
+ * it (e.g. a struct test_case *) stay valid until then.
+ */
+#ifndef GRADER_PROBLEM_H
+#define GRADER_PROBLEM_H
+
+#include "base/digest.h"
+#include "problem/language.h"
+#include "problem/signature.h"
+#include "problem/value.h"
+
+enum visibility { VIS_PUBLIC, VIS_HIDDEN };
+enum scoring { SCORE_SUM, SCORE_ALL_OR_NOTHING };
+
+/*
+ * Limits; 0 means "not set here" (inherit).  After loading, every group's
+ * `limits` holds the effective values (problem defaults, group overrides,
+ * grader defaults).  A CPU limit is absolute (cpu_ms) or relative to the
+ * reference's slowest test in the group (cpu_factor x, at least cpu_floor_ms).
+ */
+struct limits {
+	unsigned cpu_ms;
+	double cpu_factor;
+	unsigned cpu_floor_ms;
+	unsigned wall_ms;       /* wall-clock backstop; 0: 2 x the CPU limit + 1 s */
+	unsigned memory_mb;
+	unsigned output_kb;     /* total stdout+stderr before output-limit */
+	unsigned startup_ms;    /* problem-level only: CPU a runner may use before the tests (constructors, import) */
+};
+
+#define DEFAULT_CPU_MS 1000u
+#define DEFAULT_MEMORY_MB 256u
+#define DEFAULT_OUTPUT_KB 1024u
+#define DEFAULT_STARTUP_MS 5000u
+
+/*
+ * How one argument of a generated case was drawn: the bounds a smaller
+ * input must keep to (shrink.h).  The problem files have no other way to
+ * state an argument's constraints, so these bounds are the valid inputs.
+ */
+struct arg_bounds {
+	bool generated;           /* false: a literal, kept as it is */
+	long long lo, hi;         /* an integer's values, or an array's elements */
+	long long len_lo, len_hi; /* an int array's length (a literal array: its own length) */
+};
+
+struct test_case {
+	char *name;              /* unique within the problem, e.g. "small/AcanWin(7)" */
+	int group;               /* index into problem->groups */
+	int func;                /* index into problem->funcs */
+	struct value *args;      /* funcs[func].ninputs values */
+	bool has_expected;       /* an explicit `expected:` in the YAML */
+	long long expected;
+	int line;                /* YAML line of the case (1-based), for messages */
+	const struct arg_bounds *gen; /* a generated case (range, random, array): per argument how it was
+				       * drawn (owned by the problem); NULL for an explicit call */
+};
+
+/*
+ * A mutant of the reference that behaves like it on every input (grader
+ * mutate): listed in the problem file so that it does not count as a
+ * survivor.  id as mutate.h forms it, "p4.c:38:29:rel".
+ */
+struct equivalent_mutant {
+	char *id;
+	char *reason;
+	int line, column;        /* where the entry stands in the file */
+};
+
+struct group {
+	char *name;
+	enum visibility visibility;
+	enum scoring scoring;
+	double points;           /* per test (sum) or for the whole group (all-or-nothing) */
+	char *hint;              /* shown on failure; may be NULL */
+	struct limits limits;    /* effective limits */
+	int first_case, ncases;  /* cases[first_case .. first_case + ncases) */
+};
+
+/*
+ * How a problem's cost should grow (the `growth:` key): which call, which
+ * argument is the size N (an array's length, or an integer's value), the
+ * expected order, and the sizes the measurement may try (growth.h does it).
+ */
+#define GROWTH_EXPONENTIAL (-1) /* expected: 2^N */
+struct growth_spec {
+	bool declared;           /* the file has a growth: key */
+	int func;                /* index into funcs */
+	int size_arg;            /* the input whose size is N */
+	bool by_length;          /* N is that array's length; else the integer's value */
+	int expected;            /* the exponent k of N^k (1..6), or GROWTH_EXPONENTIAL */
+	long long from, to;      /* the smallest and the largest N to try */
+	long long lo, hi;        /* the values generated for elements and the other integer inputs */
+	int line, column;        /* where the key stands */
+};
+
+/*
+ * One problem in one language.  A problem file accepting several languages
+ * (`languages:`) loads as one struct problem per language - its variants -
+ * each complete in itself (groups, cases, limits, names as shown to a
+ * student of that language), so grading, scoring and every report work on a
+ * variant without knowing about the others.  The first variant (the one in
+ * problem_set.problems) owns the others in `variants`; all variants of a
+ * problem have the same id, title, functions and maximum score.
+ */
+struct problem {
+	char *id;                /* "p1" */
+	char *title;
+	char *source;            /* "p1.c", "p1.py": matched case-insensitively in a submission */
+	const struct language *lang;
+	char **calls;            /* per function: the name a test calls in this language (NULL: the C name) */
+	struct problem *variants;/* the first variant only: the problem in its other languages */
+	int nvariants;
+	int nlanguages;          /* how many languages the problem accepts (every variant knows) */
+	char *path;              /* the YAML file */
+	char digest[DIGEST_HEX_SIZE]; /* SHA-256 of the YAML file's bytes */
+	struct signature *funcs;
+	int nfuncs;
+	struct limits limits;    /* problem-level (effective defaults for groups) */
+	struct group *groups;
+	int ngroups;
+	struct test_case *cases;
+	int ncases;
+	struct arg_bounds **gens;/* the cases' gen arrays, one per generated `cases:` entry, owned */
+	int ngens;
+	double max_score;
+	struct growth_spec growth; /* declared or not (growth.declared) */
+	char *equivalent_to;     /* selftest: this reference must agree with that problem's on its cases */
+	struct equivalent_mutant *equivalents; /* equivalent_mutants: (every variant holds a copy of the list) */
+	int nequivalents;
+	int id_line, id_column;  /* where id, source and equivalent_to stand in the file */
+	int source_line, source_column;
+	int equivalent_line, equivalent_column;
+};
+
+struct problem_set {
+	struct problem *problems;
+	int nproblems;
+	char *dir;
+};
+#define PROBLEM_SET_INIT { NULL, 0, NULL }
+
+/*
+ * Load one YAML file into *p.  On error returns -1 and appends
+ * "file:line:column: message" lines to err; *p is then released.
+ */
+int problem_load(struct problem *p, const char *path, struct strbuf *err);
+void problem_release(struct problem *p);
+
+/*
+ * Load every *.yaml / *.yml file of dir, sorted by problem id.  Duplicate
+ * ids are errors.  Returns 0 or -1 with messages in err.
+ */
+int problem_set_load(struct problem_set *set, const char *dir, struct strbuf *err);
+void problem_set_release(struct problem_set *set);
+
+/* Find a problem by id, or NULL. */
+struct problem *problem_set_find(const struct problem_set *set, const char *id);
+
+const char *visibility_name(enum visibility v);
+const char *scoring_name(enum scoring s);
+
+/* The largest memory limit of p's groups (what its runner must be able to hold). */
+unsigned problem_max_memory_mb(const struct problem *p);
+
+/* The name a test of function i calls in p's language ("P3_CanWin" for p3 in Python). */
+const char *problem_call_name(const struct problem *p, int i);
+
+/*
+ * How group g of variant b differs from group g of variant a (another
+ * language of the same problem): 0, or some of these bits.
+ */
+enum { GROUP_OWN_LIMITS = 1, GROUP_OWN_CASES = 2, GROUP_OWN_HINT = 4 };
+unsigned problem_group_differs(const struct problem *a, const struct problem *b, int g);
+
+/* Every variant of p (p itself first), for loops: for (k = 0; k < problem_nvariants(p); k++) problem_variant(p, k). */
+int problem_nvariants(const struct problem *p);
+struct problem *problem_variant(struct problem *p, int k);
+
+/* Display a call: "AcanWin(7)", arrays shortened, in the variant's language. */
+void test_case_format_call(struct strbuf *sb, const struct problem *p, const struct test_case *tc);
+
+/* An answer of function func as its language writes it: true / True, 42. */
+void problem_format_answer(struct strbuf *sb, const struct problem *p, int func, long long answer);
+
+#endif

@@ -1,0 +1,231 @@
+/* report.c - the table of report formats and what every writer shares */
+#include "report/report.h"
+#include "base/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct report_format report_formats[] = {
+	{ "text", "a report for students (default)", report_text },
+	{ "json", "the machine-readable contract", report_json },
+	{ "gradescope", "Gradescope's results.json", report_gradescope },
+	{ "junit", "JUnit XML (GitLab, GitHub test reporters)", report_junit },
+	{ "tap", "TAP version 13 (prove)", report_tap },
+	{ "github", "GitHub Actions annotations (+ $GITHUB_STEP_SUMMARY)", report_github },
+	{ "markdown", "a Markdown summary (step summaries, MR comments)", report_markdown },
+	{ "classroom", "GitHub Classroom's autograding result (base64 JSON)", report_classroom },
+	{ "prairielearn", "PrairieLearn's external grading results.json", report_prairielearn },
+	{ NULL, NULL, NULL },
+};
+
+const struct report_format *report_find(const char *name)
+{
+	for (int i = 0; report_formats[i].name; i++)
+		if (!strcmp(report_formats[i].name, name))
+			return &report_formats[i];
+	return NULL;
+}
+
+void report_describe(struct strbuf *sb, const struct problem *p, const struct view_test *vt)
+{
+	const struct test_result *t = vt->t;
+
+	if (t->verdict == V_CORRECT)
+		return;
+	test_case_format_call(sb, p, t->tc);
+	if (t->verdict == V_WRONG_ANSWER && t->has_actual && t->has_expected) {
+		strbuf_addstr(sb, " returned ");
+		problem_format_answer(sb, p, t->tc->func, t->actual);
+		strbuf_addstr(sb, ", expected ");
+		problem_format_answer(sb, p, t->tc->func, t->expected);
+	} else {
+		strbuf_addstr(sb, ": ");
+		text_clean(sb, vt->message, 0);
+	}
+}
+
+void report_passed(struct strbuf *sb, const struct view_group *g)
+{
+	if (!g->listed && g->group->scoring == SCORE_ALL_OR_NOTHING && g->tally.passed < g->tally.tests)
+		strbuf_addf(sb, "not all of %d passed", g->tally.tests);
+	else
+		strbuf_addf(sb, "%d of %d passed", g->tally.passed, g->tally.tests);
+}
+
+void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_problem *vp)
+{
+	const struct shrunk_input *s = vp->shrunk;
+	const struct problem *p = vp->problem;
+
+	test_case_format_call(what, p, &s->tc);
+	strbuf_addstr(what, ": ");
+	if (s->verdict == V_WRONG_ANSWER && s->has_actual && s->has_expected) {
+		strbuf_addstr(what, "expected ");
+		problem_format_answer(what, p, s->tc.func, s->expected);
+		strbuf_addstr(what, ", returned ");
+		problem_format_answer(what, p, s->tc.func, s->actual);
+	} else {
+		/* a run error's message may quote the program (a Python exception): cleaned, its first line */
+		struct strbuf why = STRBUF_INIT;
+		if (s->message)
+			text_clean(&why, s->message, 0);
+		why.buf[strcspn(why.buf, "\n")] = '\0';
+		strbuf_addf(what, "%s%s%s", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
+		strbuf_release(&why);
+	}
+	if (!s->runs) {
+		strbuf_addf(how, "%s: its generator draws no smaller input", s->from);
+		return;
+	}
+	if (s->steps)
+		strbuf_addf(how, "shrunk from %s; ", s->from);
+	else
+		strbuf_addf(how, "%s itself: no smaller input failed; ", s->from);
+	strbuf_addf(how, "%d input%s tried in %.1f s, budget %d inputs or %.0f s%s", s->runs, s->runs == 1 ? "" : "s",
+		    s->seconds, s->budget_runs, s->budget_seconds, s->budget_spent ? ", spent: a smaller one may exist" : "");
+}
+
+void report_size(struct strbuf *sb, unsigned long long bytes)
+{
+	if (bytes < 1024)
+		strbuf_addf(sb, "%llu byte%s", bytes, bytes == 1 ? "" : "s");
+	else if (bytes < 1024 * 1024)
+		strbuf_addf(sb, "%.1f KiB", bytes / 1024.0);
+	else
+		strbuf_addf(sb, "%.1f MiB", bytes / (1024.0 * 1024.0));
+}
+
+bool report_left_out(struct strbuf *sb, const struct view_problem *vp)
+{
+	if (!vp->output_left_out && !vp->messages_cut)
+		return false;
+	if (vp->output_left_out) {
+		strbuf_addf(sb, "output of %d test%s not shown (", vp->output_left_out,
+			    vp->output_left_out == 1 ? "" : "s");
+		report_size(sb, vp->output_left_out_bytes);
+		strbuf_addstr(sb, ")");
+	}
+	if (vp->messages_cut)
+		strbuf_addf(sb, "%s%d long message%s cut to a line", vp->output_left_out ? "; " : "", vp->messages_cut,
+			    vp->messages_cut == 1 ? "" : "s");
+	strbuf_addf(sb, ": reports show at most %d KiB of captured output and messages per problem",
+		    VIEW_OUTPUT_BUDGET / 1024);
+	return true;
+}
+
+void report_title(struct strbuf *sb, const struct problem *p)
+{
+	strbuf_addstr(sb, p->title);
+	if (p->nlanguages > 1)
+		strbuf_addf(sb, " (%s)", p->lang->display);
+}
+
+char *report_source_path(const struct view *v, const struct view_problem *vp)
+{
+	const char *dir = v->submission ? v->submission : ".";
+	const char *file = vp->source ? vp->source : vp->problem->source;
+	size_t l;
+
+	while (dir[0] == '.' && dir[1] == '/')
+		for (dir += 2; *dir == '/'; dir++)
+			;
+	l = strlen(dir);
+	while (l > 1 && dir[l - 1] == '/')
+		l--;
+	if (!l || (l == 1 && dir[0] == '.'))
+		return xstrdup(file);
+	return xasprintf("%.*s/%s", (int)l, dir, file);
+}
+
+/* report_group_text(): failing tests listed per group, bytes of output shown per test */
+#define FAILURES_SHOWN 10
+#define OUTPUT_SHOWN 600
+
+static void add_failure(struct strbuf *sb, const struct problem *p, const struct view_test *vt)
+{
+	const struct test_result *t = vt->t;
+	strbuf_addf(sb, "x %s: %s\n    ", t->tc->name, verdict_words(t->verdict));
+	report_describe(sb, p, vt);
+	strbuf_addch(sb, '\n');
+	if (vt->output) {
+		struct strbuf clean = STRBUF_INIT;
+		bool cut = text_clean(&clean, vt->output, OUTPUT_SHOWN) || vt->output_cut;
+		strbuf_addf(sb, "    your program printed %llu bytes%s:\n", t->output_total, cut ? " (cut short)" : "");
+		for (const char *s = clean.buf; *s;) {
+			size_t l = strcspn(s, "\n");
+			strbuf_addf(sb, "    | %.*s\n", (int)l, s);
+			s += l + (s[l] == '\n');
+		}
+		strbuf_release(&clean);
+	} else if (vt->output_left_out) {
+		strbuf_addf(sb, "    your program printed %llu bytes (not shown: the output budget is spent)\n",
+			    t->output_total);
+	}
+}
+
+void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
+{
+	bool first_group = g == 0;
+	const struct problem *p = vp->problem;
+	const struct view_group *vg = &vp->groups[g];
+	const struct group *grp = vg->group;
+	int shown = 0;
+
+	if (vp->build_verdict != V_CORRECT) {
+		if (first_group && vp->build_message) {
+			text_clean(sb, vp->build_message, 0);
+			strbuf_addch(sb, '\n');
+		} else {
+			strbuf_addf(sb, "%s: %s.\n", vp->source ? vp->source : p->source, verdict_words(vp->build_verdict));
+		}
+		strbuf_addf(sb, "None of the %d tests of this group could run.\n", vg->tally.tests);
+		return;
+	}
+	if (vg->listed) {
+		strbuf_addf(sb, "%d of %d tests passed", vg->tally.passed, vg->tally.tests);
+	} else {
+		strbuf_addstr(sb, "Hidden tests: ");
+		report_passed(sb, vg);
+	}
+	strbuf_addf(sb, " (%s).\n", grp->scoring == SCORE_ALL_OR_NOTHING ? "all or nothing" : "points per test");
+	if (vg->tally.failed && vg->listed)
+		strbuf_addch(sb, '\n');
+	for (int k = 0; k < vg->ntests; k++) {
+		const struct view_test *vt = &vg->tests[k];
+		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
+			continue;
+		if (shown++ < FAILURES_SHOWN)
+			add_failure(sb, p, vt);
+	}
+	if (shown > FAILURES_SHOWN)
+		strbuf_addf(sb, "... and %d more failing tests.\n", shown - FAILURES_SHOWN);
+	if (vg->tally.skipped)
+		strbuf_addf(sb, "%d test%s not run: an earlier test of this all-or-nothing group failed.\n",
+			    vg->tally.skipped, vg->tally.skipped == 1 ? "" : "s");
+	if (!vg->listed && vg->tally.passed < vg->tally.tests)
+		strbuf_addstr(sb, "Hidden tests show only how many passed.\n");
+	if (vg->tally.passed < vg->tally.tests && grp->hint)
+		strbuf_addf(sb, "\nHint: %s\n", grp->hint);
+}
+
+void report_problem_lines(struct strbuf *sb, const struct view *v)
+{
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		strbuf_addf(sb, "%s ", vp->problem->id);
+		report_title(sb, vp->problem);
+		strbuf_addstr(sb, ": ");
+		text_score(sb, vp->score);
+		strbuf_addstr(sb, " / ");
+		text_score(sb, vp->max_score);
+		if (vp->build_verdict != V_CORRECT)
+			strbuf_addf(sb, " (%s)\n", verdict_words(vp->build_verdict));
+		else
+			strbuf_addf(sb, " (%d of %d tests passed)\n", vp->tally.passed, vp->tally.tests);
+		if (report_left_out(sb, vp))
+			strbuf_addch(sb, '\n');
+	}
+	if (v->internal_error)
+		strbuf_addstr(sb, "Some tests could not be judged because of a problem in the grader, not in your "
+				  "code: please tell your instructor.\n");
+}

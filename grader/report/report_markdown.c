@@ -1,0 +1,214 @@
+/*
+ * report_markdown.c - a GitHub-flavoured Markdown summary: a score table,
+ * then per problem the smallest failing input found (shrink.h), the
+ * failing listed tests (call, verdict, values), the
+ * hidden groups as counts (the view, view.h, lists no hidden test for
+ * students), what the output budget left out, the growth found
+ * (growth.h), and the hints.  It is what `--format github`
+ * appends to $GITHUB_STEP_SUMMARY, and reads well as a GitLab merge-request
+ * comment.
+ *
+ * Everything that is not our own markup is HTML-escaped (and Markdown's
+ * punctuation written as entities), so neither a student's output nor a
+ * compiler message can break out of a table cell or a <pre> block.
+ */
+#include "report/report.h"
+#include "judge/growth.h"
+#include "base/text.h"
+
+#include <string.h>
+
+#define FAILURES_PER_PROBLEM 10
+#define OUTPUT_SHOWN 400
+#define BUILD_SHOWN 3000
+
+/* Cleaned text as inline HTML: entities for HTML and Markdown punctuation, <br> for newlines. */
+static void inline_text(struct strbuf *sb, const char *s, size_t max)
+{
+	struct strbuf clean = STRBUF_INIT;
+	bool cut = text_clean(&clean, s, max);
+	for (const char *p = clean.buf; *p; p++) {
+		if (*p == '\n')
+			strbuf_addstr(sb, "<br>");
+		else if (strchr("&<>|`*_[]\\~$", *p))
+			strbuf_addf(sb, "&#%d;", *p);
+		else
+			strbuf_addch(sb, *p);
+	}
+	if (cut)
+		strbuf_addstr(sb, " [...]");
+	strbuf_release(&clean);
+}
+
+/* Cleaned text for a <pre> block: only &, < and > matter there. */
+static void pre_text(struct strbuf *sb, const char *s, size_t max)
+{
+	struct strbuf clean = STRBUF_INIT;
+	bool cut = text_clean(&clean, s, max);
+	strbuf_addstr(sb, "<pre>");
+	for (const char *p = clean.buf; *p; p++) {
+		if (*p == '&')
+			strbuf_addstr(sb, "&amp;");
+		else if (*p == '<')
+			strbuf_addstr(sb, "&lt;");
+		else if (*p == '>')
+			strbuf_addstr(sb, "&gt;");
+		else
+			strbuf_addch(sb, *p);
+	}
+	if (cut)
+		strbuf_addstr(sb, "\n[...]");
+	strbuf_addstr(sb, "</pre>\n\n");
+	strbuf_release(&clean);
+}
+
+static void inline_title(struct strbuf *sb, const struct problem *p)
+{
+	struct strbuf t = STRBUF_INIT;
+	report_title(&t, p);
+	inline_text(sb, t.buf, 0);
+	strbuf_release(&t);
+}
+
+static void score(struct strbuf *sb, double s, double max)
+{
+	text_score(sb, s);
+	strbuf_addstr(sb, " / ");
+	text_score(sb, max);
+}
+
+/* The failing listed tests as a table (at most FAILURES_PER_PROBLEM rows). */
+static void failure_table(struct strbuf *sb, const struct view_problem *vp)
+{
+	int shown = 0, more = 0;
+
+	for (int k = 0; k < vp->ntests; k++) {
+		const struct view_test *vt = &vp->tests[k];
+		struct strbuf d = STRBUF_INIT;
+		if (vt->t->verdict == V_CORRECT || vt->t->verdict == V_SKIPPED)
+			continue;
+		if (shown == FAILURES_PER_PROBLEM) {
+			more++;
+			continue;
+		}
+		if (!shown)
+			strbuf_addstr(sb, "| test | verdict | details |\n|---|---|---|\n");
+		strbuf_addstr(sb, "| ");
+		inline_text(sb, vt->t->tc->name, 0);
+		strbuf_addf(sb, " | %s | ", verdict_words(vt->t->verdict));
+		report_describe(&d, vp->problem, vt);
+		inline_text(sb, d.buf, 0);
+		if (vt->output) {
+			strbuf_addstr(sb, "<br>printed: <code>");
+			inline_text(sb, vt->output, OUTPUT_SHOWN);
+			strbuf_addstr(sb, "</code>");
+		} else if (vt->output_left_out) {
+			strbuf_addf(sb, "<br>printed %llu bytes (not shown: output budget spent)", vt->t->output_total);
+		}
+		strbuf_addstr(sb, " |\n");
+		strbuf_release(&d);
+		shown++;
+	}
+	if (shown)
+		strbuf_addch(sb, '\n');
+	if (more)
+		strbuf_addf(sb, "... and %d more failing tests (the text or JSON report lists them).\n\n", more);
+}
+
+static void problem_details(struct strbuf *sb, const struct view_problem *vp)
+{
+	const struct problem *p = vp->problem;
+	struct strbuf note = STRBUF_INIT;
+
+	strbuf_addstr(sb, "<details><summary><b>");
+	inline_text(sb, p->id, 0);
+	strbuf_addch(sb, ' ');
+	inline_title(sb, p);
+	strbuf_addstr(sb, "</b>: ");
+	score(sb, vp->score, vp->max_score);
+	strbuf_addstr(sb, "</summary>\n\n");
+	if (vp->build_verdict != V_CORRECT) {
+		strbuf_addf(sb, "**%s**\n\n", verdict_words(vp->build_verdict));
+		if (vp->build_message)
+			pre_text(sb, vp->build_message, BUILD_SHOWN);
+		strbuf_addstr(sb, "</details>\n\n");
+		return;
+	}
+	if (vp->shrunk) {
+		struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
+		report_shrunk(&what, &how, vp);
+		strbuf_addstr(sb, "**smallest failing input found:** ");
+		inline_text(sb, what.buf, 0);
+		strbuf_addstr(sb, "<br><sub>");
+		inline_text(sb, how.buf, 0);
+		strbuf_addstr(sb, "</sub>\n\n");
+		strbuf_release(&what);
+		strbuf_release(&how);
+	}
+	failure_table(sb, vp);
+	for (int g = 0; g < vp->ngroups; g++) {
+		const struct view_group *vg = &vp->groups[g];
+		struct strbuf passed = STRBUF_INIT;
+		report_passed(&passed, vg);
+		strbuf_addf(sb, "- %s group <b>", vg->tally.passed == vg->tally.tests ? "✅" : "❌");
+		inline_text(sb, vg->group->name, 0);
+		strbuf_addf(sb, "</b>%s: %s, ", vg->group->visibility == VIS_HIDDEN ? " (hidden)" : "", passed.buf);
+		strbuf_release(&passed);
+		score(sb, vg->tally.score, vg->tally.max_score);
+		if (vg->tally.skipped)
+			strbuf_addf(sb, "; %d not run after an earlier failure (all or nothing)", vg->tally.skipped);
+		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
+			strbuf_addstr(sb, "<br>hint: ");
+			inline_text(sb, vg->group->hint, 0);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	if (report_left_out(&note, vp)) {
+		strbuf_addstr(sb, "\n");
+		inline_text(sb, note.buf, 0);
+		strbuf_addstr(sb, "\n");
+	}
+	if (vp->growth) {
+		strbuf_addstr(sb, "\n**growth:** ");
+		inline_text(sb, vp->growth->sentence, 0);
+		strbuf_addstr(sb, "\n");
+	}
+	strbuf_release(&note);
+	strbuf_addstr(sb, "\n</details>\n\n");
+}
+
+int report_markdown(FILE *out, const struct view *v, const struct report_options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "## Grading results: ");
+	score(&sb, v->score, v->max_score);
+	strbuf_addf(&sb, "\n\n%d of %d tests passed.\n\n", v->tally.passed, v->tally.tests);
+	strbuf_addstr(&sb, "| | problem | score | tests passed |\n|---|---|---:|---:|\n");
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		strbuf_addf(&sb, "| %s | ", vp->tally.passed == vp->tally.tests ? "✅" : "❌");
+		inline_text(&sb, vp->problem->id, 0);
+		strbuf_addch(&sb, ' ');
+		inline_title(&sb, vp->problem);
+		strbuf_addstr(&sb, " | ");
+		score(&sb, vp->score, vp->max_score);
+		if (vp->build_verdict != V_CORRECT)
+			strbuf_addf(&sb, " | %s |\n", verdict_words(vp->build_verdict));
+		else
+			strbuf_addf(&sb, " | %d of %d |\n", vp->tally.passed, vp->tally.tests);
+	}
+	strbuf_addch(&sb, '\n');
+	for (int i = 0; i < v->nproblems; i++) {
+		const struct view_problem *vp = &v->problems[i];
+		if (vp->score < vp->max_score || vp->build_verdict != V_CORRECT)
+			problem_details(&sb, vp);
+	}
+	if (v->internal_error)
+		strbuf_addstr(&sb, "> **Note:** some tests could not be judged because of a problem in the grader, "
+				   "not in your code (verdict judge-error).\n\n");
+	strbuf_addf(&sb, "<sub>grader %s</sub>\n", o->version ? o->version : "");
+	fputs(sb.buf, out);
+	strbuf_release(&sb);
+	return ferror(out) ? -1 : 0;
+}
