@@ -42,6 +42,17 @@
 #define CREDIT_MIN_US 2000u
 /* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
 #define RUNNER_MAX_PROCS 16
+/*
+ * ...and where the kernel counts the runner's processes apart from everyone
+ * else's (a uid per slot, a user namespace of its own: sandbox.h), exactly
+ * that: the zygote discards its spare before it forks a child for a request
+ * (runtime.c), so it never has two.  A helper forked beside them fails
+ * (EAGAIN), so no memory is held in processes the tests do not see.
+ */
+#define RUNNER_NPROC 2
+/* processes of a runner's tree read without cgroups (slot_cpu_ms): more than the zygote and its one child is a
+ * stray anyway, seen at the next request; the walk only has to count what they used until then */
+#define TREE_WALK_MAX 64
 /* signals a runner may have queued at once: a test's CPU timer, SIGCHLD, what a test raises itself */
 #define RUNNER_SIGPENDING 64
 
@@ -304,7 +315,8 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.limits.address_space = mem + (64ull << 20);
 	sp.limits.stack = mem;
 	sp.limits.file_size = 0;
-	sp.limits.nproc = 0;
+	sp.limits.nproc = RUNNER_NPROC;
+	sp.reaper = true; /* no process of the runner's leaves its tree, with or without a PID namespace */
 	sp.limits.sigpending = RUNNER_SIGPENDING;
 	sp.use_namespaces = true;
 	/* seccomp already forbids open; this covers the fallback without it */
@@ -523,22 +535,58 @@ static long inherited_filters(void)
 }
 
 /*
+ * The CPU (ms) of the processes below the process whose children list is
+ * `children` (text of /proc/<pid>/task/<pid>/children), each with what it
+ * reaped, added to *ms: every child's own children before its stat, so that
+ * a process reaped while the tree is read is counted twice (in its stat, and
+ * in its parent's count of reaped children read after it), never not at
+ * all.  At most *budget processes are read.
+ */
+static void descendants_cpu_ms(const char *children, unsigned long long *ms, int *budget)
+{
+	pid_t pids[TREE_WALK_MAX];
+	int n = pid_list(children, pids, TREE_WALK_MAX);
+
+	for (int i = 0; i < n && i < TREE_WALK_MAX && *budget > 0; i++) {
+		char buf[1024], name[48], state;
+		unsigned long long own;
+
+		(*budget)--;
+		snprintf(name, sizeof(name), "task/%ld/children", (long)pids[i]);
+		if (read_proc(pids[i], name, buf, sizeof(buf)) == 0)
+			descendants_cpu_ms(buf, ms, budget);
+		if (proc_stat(pids[i], &state, true, &own) == 0)
+			*ms += own;
+	}
+}
+
+/*
  * CPU time of the slot's runner so far, in ms: its whole tree by its
- * cgroup, else the zygote and its reaped children by /proc - read by the
- * grader itself (the runner's own reports could be forged by code that
- * runs before main).  -1 unknown.
+ * cgroup, else by /proc: the zygote, everything it reaped, and every
+ * process still alive (or not yet reaped) below it, with what they reaped
+ * - read by the grader itself (the runner's own reports could be forged by
+ * code that runs before main).  Without cgroups that is the whole tree:
+ * no process can leave it (the zygote adopts orphans: the init of its PID
+ * namespace, else a subreaper, sandbox.c) and none can end unseen (the
+ * filters keep SIGCHLD's default action, filter.c add_sigaction_rules: an
+ * ignored SIGCHLD had the kernel reap a child without counting it in its
+ * parent's children's time).  -1 unknown.
  */
 static long long slot_cpu_ms(struct slot *s)
 {
 	long long us = cgroup_cpu_us(s->cg);
-	unsigned long long ms;
+	unsigned long long ms = 0, own;
 	char buf[1024], state;
+	int budget = TREE_WALK_MAX;
 
 	if (us >= 0)
 		return us / 1000;
-	if (read_kept(s, KEPT_STAT, buf, sizeof(buf)) < 0 || parse_stat(buf, &state, true, &ms) < 0)
+	/* the children first, the zygote's own stat last (see descendants_cpu_ms) */
+	if (read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) == 0)
+		descendants_cpu_ms(buf, &ms, &budget);
+	if (read_kept(s, KEPT_STAT, buf, sizeof(buf)) < 0 || parse_stat(buf, &state, true, &own) < 0)
 		return -1;
-	return (long long)ms;
+	return (long long)(ms + own);
 }
 
 /* The zygote's children, as pid_list does: how many, the first max in pids[]; -1 when it cannot tell. */

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/prctl.h>
 #endif
 
 #include "runtime/protocol.h"
@@ -99,12 +100,12 @@ static const int zygote_allowed[] = {
 	SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3), SCMP_SYS(poll), SCMP_SYS(ppoll),
 	SCMP_SYS(setrlimit), SCMP_SYS(getrlimit), /* prlimit64: add_fixed_rules */
 	SCMP_SYS(timer_create), SCMP_SYS(timer_settime), SCMP_SYS(timer_delete),
-	SCMP_SYS(prctl), SCMP_SYS(seccomp), SCMP_SYS(set_tid_address),
+	SCMP_SYS(seccomp), SCMP_SYS(set_tid_address), /* prctl: add_prctl_rules */
 	SCMP_SYS(signalfd4), /* how the zygote hears SIGCHLD (runtime.c gr_watch_children) */
 };
 
 /* ...and what it may call on some arguments only (add_process_rules, add_fixed_rules), a case child never. */
-static const int zygote_conditional[] = { SCMP_SYS(clone), SCMP_SYS(prlimit64) };
+static const int zygote_conditional[] = { SCMP_SYS(clone), SCMP_SYS(prlimit64), SCMP_SYS(prctl) };
 
 static int add_rules(scmp_filter_ctx ctx, const int *list, size_t n)
 {
@@ -197,22 +198,57 @@ static int add_process_rules(scmp_filter_ctx ctx, bool zygote)
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
 }
 
+/*
+ * prctl(int option, ...): anything but PR_SET_CHILD_SUBREAPER.  A runner is
+ * made a subreaper before its execve (sandbox.c, struct sandbox_spawn
+ * reaper), so that a process whose parent ends comes back to the zygote -
+ * seen, and its CPU counted when the zygote reaps it - instead of going to
+ * a process outside the runner (without a PID namespace); no code of the
+ * runner may switch that off.  Every other option as before.
+ */
+static int add_prctl_rules(scmp_filter_ctx ctx)
+{
+	return allow_int_range(ctx, SCMP_SYS(prctl), 0, 0, PR_SET_CHILD_SUBREAPER - 1) < 0 ||
+	       allow_int_range(ctx, SCMP_SYS(prctl), 0, PR_SET_CHILD_SUBREAPER + 1, 0xffffffffu) < 0 ? -1 : 0;
+}
+
+/*
+ * rt_sigaction(int sig, act, ...): signal handlers, but never for SIGSYS,
+ * which reports violations, nor for SIGSEGV and SIGBUS, whose handlers are
+ * the runtime's (runtime.c gr_setup_filters): a SIGSEGV the kernel forces
+ * when it cannot write a SIGSYS frame must not reach a handler of the
+ * test's that jumps back into it.  Nor for SIGCHLD, whose action stays the
+ * default the runner started with: ignored, or with SA_NOCLDWAIT, it would
+ * have the kernel reap a child at its end, and that child's CPU would
+ * reach no parent's count of its children's time (the count the grader
+ * charges without cgroups, runner.c slot_cpu_ms); a handler would run
+ * code of the submission in the zygote between tests.  The actions of
+ * SIGSEGV, SIGBUS and SIGCHLD may be read (act NULL).  the_rest: any other
+ * number (the outer program, which refuses nothing else) or only the
+ * kernel's signals (the runtime's filters).
+ */
+static int add_sigaction_rules(scmp_filter_ctx ctx, bool outer)
+{
+	static const uint32_t runtime_fixed[] = { SIGBUS, SIGSEGV, SIGCHLD, SIGSYS }; /* ascending */
+	static const uint32_t outer_fixed[] = { SIGCHLD };
+	const uint32_t *fixed = outer ? outer_fixed : runtime_fixed;
+	size_t n = outer ? 1 : sizeof(runtime_fixed) / sizeof(runtime_fixed[0]);
+	uint32_t from = outer ? 0 : 1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, from, fixed[i] - 1) < 0 ||
+		    (fixed[i] != SIGSYS && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 2,
+							    ARG_INT_EQ(0, fixed[i]), SCMP_A1(SCMP_CMP_EQ, 0)) < 0))
+			return -1;
+		from = fixed[i] + 1;
+	}
+	return allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, from, outer ? 0xffffffffu : KERNEL_NSIG);
+}
+
 static int add_fixed_rules(scmp_filter_ctx ctx, bool zygote)
 {
 	/* isatty() on stdout: "not a terminal" rather than a violation */
-	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
-	    /* rt_sigaction(int sig, act, ...): signal handlers, but never for SIGSYS, which reports violations,
-	     * nor for SIGSEGV and SIGBUS, whose handlers are the runtime's (runtime.c gr_setup_filters): a
-	     * SIGSEGV the kernel forces when it cannot write a SIGSYS frame must not reach a handler of the
-	     * test's that jumps back into it.  Theirs may be read (act NULL). */
-	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, 1, SIGBUS - 1) < 0 ||
-	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGBUS + 1, SIGSEGV - 1) < 0 ||
-	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGSEGV + 1, SIGSYS - 1) < 0 ||
-	    allow_int_range(ctx, SCMP_SYS(rt_sigaction), 0, SIGSYS + 1, KERNEL_NSIG) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 2, ARG_INT_EQ(0, SIGSEGV),
-			     SCMP_A1(SCMP_CMP_EQ, 0)) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 2, ARG_INT_EQ(0, SIGBUS),
-			     SCMP_A1(SCMP_CMP_EQ, 0)) < 0)
+	if (seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 || add_sigaction_rules(ctx, false) < 0)
 		return -1;
 	/* mmap(addr, len, int prot, ...), mprotect(addr, len, int prot), mremap(old, size, size, int flags, new):
 	 * nothing made executable once a filter is in place (every piece of code is loaded by then), and no
@@ -227,7 +263,8 @@ static int add_fixed_rules(scmp_filter_ctx ctx, bool zygote)
 		return -1;
 	/* prlimit64(pid_t pid, ...): its own limits only (pid 0, what setrlimit and getrlimit pass); without
 	 * a PID namespace another pid could be a runner of another student of the same uid */
-	if (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0)
+	if (zygote && (seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0 ||
+		       add_prctl_rules(ctx) < 0))
 		return -1;
 	return 0;
 }
@@ -390,7 +427,7 @@ static int build_outer(struct strbuf *out, bool signals_anywhere, struct strbuf 
 	    add_rules(ctx, loader_allowed, sizeof(loader_allowed) / sizeof(loader_allowed[0])) < 0 ||
 	    add_process_rules(ctx, true) < 0 ||
 	    add_outer_memory_rules(ctx) < 0 || add_outer_fcntl_rules(ctx) < 0 ||
-	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(rt_sigaction), 0) < 0 ||
+	    add_sigaction_rules(ctx, true) < 0 || add_prctl_rules(ctx) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0) < 0 ||
 	    /* open(path, int flags, ...), openat(dfd, path, int flags, ...): for reading only, even where

@@ -43,10 +43,11 @@ static int probed;
 static const char *const step_names[] = {
 	"setsid", "user namespace map", "mount namespace", "hide a directory", "mount /proc",
 	"file descriptors", "rlimits", "chdir", "drop privileges", "exec", "join its cgroup", "restrict its view",
-	"install the seccomp filter",
+	"install the seccomp filter", "adopt its orphans",
 };
 enum spawn_step { STEP_SETSID, STEP_USERMAP, STEP_MOUNTNS, STEP_HIDE, STEP_PROC, STEP_FDS,
-		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_CGROUP, STEP_VIEW, STEP_FILTER, STEP_COUNT };
+		  STEP_RLIMIT, STEP_CHDIR, STEP_DROP, STEP_EXEC, STEP_CGROUP, STEP_VIEW, STEP_FILTER, STEP_REAPER,
+		  STEP_COUNT };
 
 struct spawn_failure {
 	int err;
@@ -309,9 +310,14 @@ static void class_limitations(struct strbuf *out)
 	if (!c->root)
 		strbuf_addstr(out, "grading a class as a normal user: every submission runs as your own uid, in "
 			      "namespaces of its own; a separate uid per submission needs root");
+	/* docs/accounting.md: without a cgroup, CPU is counted from /proc in full; how many processes a runner
+	 * holds at once is bounded only where the kernel counts them apart from the user's others */
 	if (!cg->version)
-		strbuf_addf(out, "%s%s: the processes a submission starts are not counted or limited together",
-			    out->len ? "; " : "grading a class: ", cg->why_not);
+		strbuf_addf(out, "%s%s: the processes a submission starts are counted one by one%s",
+			    out->len ? "; " : "grading a class: ", cg->why_not,
+			    c->drop_uid || (c->namespaces && c->user_ns && c->ns_ucounts)
+				    ? ""
+				    : ", and their memory is limited per process only, not together");
 	if (!c->landlock)
 		strbuf_addf(out, "%sno Landlock in this kernel: the compiler can read files outside the hidden "
 			    "directories", out->len ? "; " : "grading a class: ");
@@ -433,16 +439,23 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 		struct rlimit rl = { s->limits.cpu_seconds, s->limits.cpu_seconds + 1 };
 		setrlimit(RLIMIT_CPU, &rl);
 	}
-	if (s->limits.nproc)
-		set_limit(RLIMIT_NPROC, s->limits.nproc);
-	/* the kernel counts queued signals per user, and from 5.14 on per user namespace too, each level
-	 * charged: where the count the limit is checked against is this process's alone (a uid per slot,
-	 * or a user namespace of its own on 5.14 or later), a low limit bounds its share of the queue
-	 * others draw on, so it cannot keep their tests' CPU timers from being made; where the count is
-	 * the user's (a normal user without user namespaces, an older kernel) a low limit would only make
-	 * that easier */
-	if (s->limits.sigpending && (caps.drop_uid || ((flags & CLONE_NEWUSER) && caps.ns_ucounts)))
-		set_limit(RLIMIT_SIGPENDING, s->limits.sigpending);
+	/* the kernel counts queued signals and processes per user, and from 5.14 on per user namespace too,
+	 * each level charged: where the count the limit is checked against is this process's alone (a uid
+	 * per slot, or a user namespace of its own on 5.14 or later), a low limit bounds its share of the
+	 * queue others draw on, so it cannot keep their tests' CPU timers from being made, and bounds how
+	 * many processes its tree holds at once; where the count is the user's (a normal user without user
+	 * namespaces, an older kernel) a low limit would only make another's fork fail */
+	if (caps.drop_uid || ((flags & CLONE_NEWUSER) && caps.ns_ucounts)) {
+		if (s->limits.sigpending)
+			set_limit(RLIMIT_SIGPENDING, s->limits.sigpending);
+		if (s->limits.nproc)
+			set_limit(RLIMIT_NPROC, s->limits.nproc);
+	}
+	/* SIGCHLD as the default: execve keeps an ignored signal ignored, and an ignored SIGCHLD has the
+	 * kernel reap children unseen (the runner's filters then keep the default, filter.c) */
+	signal(SIGCHLD, SIG_DFL);
+	if (s->reaper && prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+		fail_child(errpipe, STEP_REAPER);
 	if (s->workdir && chdir(s->workdir) < 0)
 		fail_child(errpipe, STEP_CHDIR);
 	if (caps.drop_uid && drop_privileges(flags, ids) < 0)

@@ -82,7 +82,9 @@ struct sandbox_limits {
 	unsigned long long stack;         /* bytes; 0: unchanged */
 	unsigned long long file_size;     /* bytes the process may write to files */
 	unsigned cpu_seconds;             /* RLIMIT_CPU; 0: none */
-	unsigned nproc;                   /* RLIMIT_NPROC when not root; 0: none */
+	unsigned nproc;                   /* RLIMIT_NPROC where the count it bounds is the process tree's own
+					   * (a uid of its own, or a user namespace on Linux 5.14 or later);
+					   * 0: unchanged */
 	unsigned sigpending;              /* RLIMIT_SIGPENDING where the count it bounds is the process's own
 					   * (a user namespace or a uid of its own); 0: unchanged */
 };
@@ -103,6 +105,8 @@ struct sandbox_spawn {
 	const void *seccomp_program;  /* a classic BPF program (struct sock_filter[]) installed right before execve, */
 	size_t seccomp_len;           /* its length in bytes (0: none); needs sandbox_probe()->seccomp */
 	bool use_namespaces;    /* PID/net/IPC namespaces if the machine allows */
+	bool reaper;            /* it adopts the orphans of its tree (PR_SET_CHILD_SUBREAPER; the init of a PID
+				 * namespace does anyway), so no process it starts leaves its tree before it ends */
 	char *const *envp;      /* environment; NULL: empty */
 	int *exec_errno;        /* out, when not NULL: errno of a failed execve itself (the program's image
 				 * could not be loaded), 0 when it started or failed at another step */

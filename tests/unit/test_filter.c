@@ -382,6 +382,46 @@ static void test_rt_sigaction_sigsys(void **state)
 }
 
 /*
+ * What keeps every process of a runner in the count its CPU is charged by
+ * without cgroups (runner.c slot_cpu_ms): SIGCHLD's action cannot change
+ * (ignored, or SA_NOCLDWAIT, a child is reaped by the kernel unseen and its
+ * CPU reaches no parent's count), and PR_SET_CHILD_SUBREAPER cannot be
+ * switched off (orphans would leave the runner's tree) - in any program,
+ * the outer one included, and on the low 32 bits of the argument.
+ */
+static void test_sigchld_and_reaper(void **state)
+{
+	enum program p;
+	(void)state;
+
+	EACH(filtered, p) {
+		expect(FILTER_NATIVE, p, TRAPPED, 0, "SIGCHLD ignored", SYS_rt_sigaction, SIGCHLD, &ignore_it, NULL, 8);
+		expect(FILTER_NATIVE, p, TRAPPED, 0, "HIGH | SIGCHLD", SYS_rt_sigaction, HIGH | SIGCHLD, &ignore_it, NULL,
+		       8);
+		expect(FILTER_NATIVE, p, ALLOWED, 0, "SIGCHLD, only reading", SYS_rt_sigaction, SIGCHLD, NULL,
+		       &old_action, 8);
+		expect(FILTER_NATIVE, p, ALLOWED, 0, "signal 16", SYS_rt_sigaction, SIGCHLD - 1, &ignore_it, NULL, 8);
+		expect(FILTER_NATIVE, p, ALLOWED, 0, "signal 18", SYS_rt_sigaction, SIGCHLD + 1, NULL, &old_action, 8);
+	}
+	expect(FILTER_NATIVE, ZYGOTE, TRAPPED, 0, "PR_SET_CHILD_SUBREAPER off", SYS_prctl, PR_SET_CHILD_SUBREAPER, 0);
+	expect(FILTER_NATIVE, ZYGOTE, TRAPPED, 0, "HIGH | PR_SET_CHILD_SUBREAPER", SYS_prctl,
+	       HIGH | PR_SET_CHILD_SUBREAPER, 0);
+	expect(FILTER_NATIVE, ZYGOTE, ALLOWED, 0, "PR_GET_DUMPABLE", SYS_prctl, PR_GET_DUMPABLE);
+	expect(FILTER_NATIVE, ZYGOTE, ALLOWED, 0, "PR_SET_NO_NEW_PRIVS", SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	expect(FILTER_NATIVE, CASE, TRAPPED, 0, "PR_GET_DUMPABLE", SYS_prctl, PR_GET_DUMPABLE);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "SIGCHLD ignored", SYS_rt_sigaction, SIGCHLD, &ignore_it, NULL, 8);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "HIGH | SIGCHLD", SYS_rt_sigaction, HIGH | SIGCHLD, &ignore_it,
+	       NULL, 8);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "SIGCHLD, only reading", SYS_rt_sigaction, SIGCHLD, NULL, &old_action, 8);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "a SIGSYS handler (the runtime's)", SYS_rt_sigaction, SIGSYS,
+	       &ignore_it, NULL, 8);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "PR_SET_CHILD_SUBREAPER off", SYS_prctl, PR_SET_CHILD_SUBREAPER, 0);
+	expect(FILTER_NATIVE, OUTER, REFUSED, EPERM, "HIGH | PR_SET_CHILD_SUBREAPER", SYS_prctl,
+	       HIGH | PR_SET_CHILD_SUBREAPER, 0);
+	expect(FILTER_NATIVE, OUTER, ALLOWED, 0, "PR_SET_NO_NEW_PRIVS", SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+/*
  * newfstatat(int dfd, const char *path, struct stat *buf, int flags):
  * AT_EMPTY_PATH lets the path be empty, it does not make it so; seccomp
  * cannot read the path, so the call never runs (EACCES with AT_EMPTY_PATH,
@@ -820,6 +860,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rt_sigaction_sigsys),
+		cmocka_unit_test(test_sigchld_and_reaper),
 		cmocka_unit_test(test_newfstatat_path),
 		cmocka_unit_test(test_clone_flags),
 		cmocka_unit_test(test_kill_self),
