@@ -201,12 +201,12 @@ check "the same Korean text and Markdown from LANG=ko_KR.UTF-8 and LANG=C --lang
 check "the same English from LANG=C and LANG=ko_KR.UTF-8 --lang en" same_text c-en ko-en
 
 # ---- machine formats: byte-identical across languages, once timings are zeroed ----
-normalise() { # normalise FORMAT FILE: timings zeroed (they differ from run to run, not with the language)
+normalise() { # normalise FORMAT FILE: timings and memory peaks zeroed (measurements: they differ from run to run, not with the language)
 	python3 - "$1" "$2" <<'EOF'
 import base64, json, re, sys
 fmt, path = sys.argv[1], sys.argv[2]
 data = open(path, "rb").read()
-TIMING = re.compile(r"(time|_ms|seconds|elapsed|execution)")
+TIMING = re.compile(r"(time|_ms|seconds|elapsed|execution|peak_kb)")
 def zero(x):
     if isinstance(x, dict):
         return {k: (0 if TIMING.search(k) and isinstance(v, (int, float)) else zero(v)) for k, v in x.items()}
@@ -220,7 +220,8 @@ elif fmt == "classroom":
                  sort_keys=True).encode(), data)
 else:  # junit, tap, github: time attributes and "in N ms" figures
     out = re.sub(rb'time="[0-9.]+"', b'time="0"', data)
-    out = re.sub(rb"[0-9]+(\.[0-9]+)? ?(ms|s)\b", b"T", out)
+    out = re.sub(rb"[0-9]+(\.[0-9]+)? ?(ms|s|KiB|MiB)\b", b"T", out)
+    out = re.sub(rb"peak_kb: [0-9]+", b"peak_kb: T", out)
 sys.stdout.buffer.write(out)
 EOF
 }
