@@ -50,9 +50,6 @@ LAYERS = {
 # Includes that point up a layer, each with why it is still there.  A new
 # one needs its reason here; removing the need removes the line.
 UPWARD = {
-    ("build/build.h", "judge/verdict.h"):
-        "enum build_status and verdict_of_build() live in verdict.h, which judges builds as well as runs "
-        "(issue 34, part 2: move the build half of verdict.h down into build/)",
 }
 
 
