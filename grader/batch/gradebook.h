@@ -31,33 +31,13 @@
 
 #include "batch/batch_policy.h"
 #include "batch/lms_roster.h"
+#include "batch/manifest.h"
 #include "judge/result.h"
 #include "base/util.h"
 
 #define GRADEBOOK_MANIFEST "batch.json"
 
-struct batch_problem {
-	char *id, *title;
-	double max_score;
-	char **all_or_nothing;     /* names of its all-or-nothing groups */
-	int nall_or_nothing;
-};
-
-struct batch_manifest {
-	char *grader_version;
-	char *problem_key;         /* problem files, reference sources, report options */
-	struct batch_problem *problems;
-	int nproblems;
-	int shard_index, shard_count;  /* 1/1 for a whole class */
-	int class_size;            /* students in the whole class, every shard */
-	char *class_key;           /* hash of every student id of the class */
-	char **ids;                /* this output's students, sorted with strcmp */
-	int nids;
-	struct lms_roster lms;     /* who they are in the LMS the class came from (lms_roster.h) */
-	struct late_policy *policy;/* --policy (batch_policy.h), or NULL */
-	struct late_entry *late;   /* with a policy: when each student handed in, sorted by id */
-	int nlate;
-};
+/* struct batch_problem, struct batch_manifest, struct student_state: manifest.h */
 
 struct late_entry {
 	char *id;
@@ -79,20 +59,6 @@ int manifest_write(const char *outdir, const struct batch_manifest *m, struct st
 int manifest_read(const char *outdir, struct batch_manifest *m, struct strbuf *err);
 void manifest_release(struct batch_manifest *m);
 double manifest_max_score(const struct batch_manifest *m);
-
-struct student_state {
-	char *id;
-	char *input;               /* the submission's name in SUBMISSIONS ("alice", "bob.zip") */
-	char *fingerprint;         /* problem key + the submission's bytes */
-	char *status;              /* "ok", "compile-error: p1", "error: why", ... one line */
-	bool graded;               /* students/<id>.json and .txt exist */
-	bool retry;                /* a grader-side failure: --resume grades it again */
-	double score;
-	double *scores;            /* per manifest problem (graded only) */
-	/* timing, for progress and benchmarks: never in grades.csv or summary.html */
-	double seconds;
-	unsigned compile_ms, cpu_ms;
-};
 
 /* Write state/<id>.json atomically (the student is then done). */
 int state_write(const char *outdir, const struct batch_manifest *m, const struct student_state *s,

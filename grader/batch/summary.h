@@ -26,7 +26,7 @@
 #ifndef GRADER_SUMMARY_H
 #define GRADER_SUMMARY_H
 
-#include "batch/gradebook.h"
+#include "batch/manifest.h"
 
 struct summary_row {
 	const struct student_state *state; /* NULL when the student has no state record */

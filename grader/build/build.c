@@ -280,7 +280,7 @@ struct pending {
 /* A build that ends before any command: missing, a conflict, a file that cannot be taken. */
 static void decide_early(struct build_result *r, struct build_facts *f)
 {
-	r->status = verdict_of_build(f, &r->message);
+	r->status = build_status_of(f, &r->message);
 }
 
 /* Copy the student's file and let its language prepare the command.  0, or -1 when there is nothing to run. */
@@ -347,7 +347,7 @@ static char *signatures(const struct problem *p)
 	return strbuf_detach(&sb);
 }
 
-/* The command has finished: gather what it and the language's inspection found, and let verdict.c decide. */
+/* The command has finished: gather what it and the language's inspection found, and let build_status.c decide. */
 static void finish(const struct build_env *env, const struct problem *p, struct build_result *r, struct pending *pd)
 {
 	struct strbuf forbidden = STRBUF_INIT, clashes = STRBUF_INIT;
@@ -372,7 +372,7 @@ static void finish(const struct build_env *env, const struct problem *p, struct 
 	f.forbidden = forbidden.buf;
 	f.clashes = clashes.buf;
 	r->static_bytes = f.static_bytes;
-	r->status = verdict_of_build(&f, &r->message);
+	r->status = build_status_of(&f, &r->message);
 	if (r->status == BUILD_OK) {
 		struct strvec argv = STRVEC_INIT;
 		p->lang->runner(env, p, pd->dir, pd->file, &r->runner, &argv);

@@ -8,7 +8,7 @@
  * scratch space under its own name, and let its language (language.h)
  * prepare the command that checks or compiles it; run up to `jobs` such
  * commands at a time in the sandbox (compile.h); then let the language
- * inspect the result, and verdict.h decide what it means.
+ * inspect the result, and build_status.h decide what it means.
  *
  * Ownership: build_env, build_choice and build_result own their strings;
  * release them with build_env_release(), build_choice_release() and
@@ -25,7 +25,7 @@
 #include "build/compile.h"
 #include "problem/language.h"
 #include "problem/problem.h"
-#include "judge/verdict.h"
+#include "build/build_status.h"
 
 struct build_env {
 	char *scratch;         /* the scratch directory builds go in (a copy of the path; the directory is the caller's) */

@@ -350,36 +350,48 @@ static void plan_release(struct plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-static void plan_task(const struct engine *e, struct plan *plan, int pi, int k, const struct build_result *b,
-		      const unsigned *cpu, const struct limits_policy *lp)
+/* What shrink and growth need of the engine (context.h): borrowed, valid while e is. */
+static void engine_context(struct engine *e, struct judge_context *jc)
+{
+	memset(jc, 0, sizeof(*jc));
+	jc->filters = e->filters;
+	jc->jobs = e->opts.jobs;
+	jc->workdir = e->workdir;
+	jc->hidden = (const char *const *)e->hidden;
+	jc->id_block = e->opts.id_block;
+	jc->log = e->opts.log;
+	jc->problems = e->problems;
+	jc->nproblems = e->nproblems;
+	jc->reference_dir = e->opts.reference_dir;
+	jc->env = &e->env;
+	jc->scratch = e->scratch;
+	jc->submissions = &e->submissions;
+	jc->growth = e->opts.growth;
+}
+
+static void plan_task(const struct engine *e, const struct judge_context *jc, struct plan *plan, int pi, int k,
+		      const struct build_result *b, const unsigned *cpu, const struct limits_policy *lp)
 {
 	const struct problem *p = e->problems[pi];
 	const struct test_case *tc = &p->cases[k];
 	const struct group *g = &p->groups[tc->group];
 	struct run_task *t = &plan->tasks[plan->ntasks];
 
-	t->runner = b->runner;
-	t->runner_argv = (const char *const *)b->runner_argv;
-	t->runner_dir = b->runner_dir;
-	t->filters = &e->filters[p->lang->filters];
-	t->function = tc->func;
-	t->args = (struct strbuf)STRBUF_INIT;
+	judge_task_init(jc, t, b, p, tc->func);
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
 		value_encode(&t->args, &tc->args[a]);
 	t->cpu_ms = cpu[tc->group];
 	t->wall_ms = lp->wall(g, t->cpu_ms);
 	t->memory_mb = g->limits.memory_mb;
 	t->output_kb = g->limits.output_kb;
-	t->zygote_memory_mb = problem_max_memory_mb(p);
-	t->startup_ms = p->limits.startup_ms;
 	plan->problem[plan->ntasks] = pi;
 	plan->kase[plan->ntasks] = k;
 	plan->ntasks++;
 }
 
 /* One task per case of every selected variant that built, with the limits lp sets. */
-static void plan_tests(const struct engine *e, const struct selection *sel, const struct build_result *builds,
-		       const struct limits_policy *lp, struct plan *plan)
+static void plan_tests(const struct engine *e, const struct judge_context *jc, const struct selection *sel,
+		       const struct build_result *builds, const struct limits_policy *lp, struct plan *plan)
 {
 	int n = 0;
 	memset(plan, 0, sizeof(*plan));
@@ -403,7 +415,7 @@ static void plan_tests(const struct engine *e, const struct selection *sel, cons
 			cpu[g] = lp->cpu(e, pi, g);
 		plan->first_task[i] = plan->ntasks;
 		for (int k = 0; k < p->ncases; k++)
-			plan_task(e, plan, pi, k, &builds[i], cpu, lp);
+			plan_task(e, jc, plan, pi, k, &builds[i], cpu, lp);
 		free(cpu);
 	}
 }
@@ -881,6 +893,7 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 			  const struct limits_policy *lp, bool compare, struct grade_result *out, struct strbuf *err)
 {
 	struct build_result *builds = NULL;
+	struct judge_context jc;
 	struct grading g;
 	struct pool *pool = NULL;
 	struct plan plan;
@@ -902,9 +915,10 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	if (build_submission(e, dir, sel, &builds, &tag, err) < 0 || grader_interrupted)
 		goto cleanup;
 	collect_builds(e, compare ? dir : NULL, sel, builds, out);
-	plan_tests(e, sel, builds, lp, &plan);
+	engine_context(e, &jc);
+	plan_tests(e, &jc, sel, builds, lp, &plan);
 	grading_init(&g, e, &plan, compare);
-	pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
+	pool = judge_pool(&jc, 0);
 	if (run_phase(&g, pool, g.npublic, err) < 0)
 		goto cleanup;
 	collect_tests(e, sel, &plan, out, VIS_PUBLIC);
@@ -913,9 +927,9 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	if (compare) {
 		progress_phase(&g, "feedback");
 		diagnose_result(out, VIS_PUBLIC);
-		if (e->opts.shrink && shrink_result(e, builds, out) < 0)
+		if (e->opts.shrink && shrink_result(&jc, builds, out) < 0)
 			goto cleanup;
-		growth_after_grading(e, builds, out, VIS_PUBLIC);
+		growth_after_grading(&jc, builds, out, VIS_PUBLIC);
 		progress_phase(&g, "hidden tests");
 	}
 	if (grader_interrupted || run_phase(&g, pool, plan.ntasks, err) < 0)
@@ -927,7 +941,7 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	grade_result_score(out);
 	if (compare) {
 		diagnose_result(out, VIS_HIDDEN);
-		growth_after_grading(e, builds, out, VIS_HIDDEN);
+		growth_after_grading(&jc, builds, out, VIS_HIDDEN);
 	}
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;

@@ -43,6 +43,7 @@
 
 #include "build/build.h"
 #include "problem/problem.h"
+#include "judge/context.h"
 #include "judge/result.h"
 
 /*
@@ -74,11 +75,7 @@ struct engine_options {
 	unsigned id_block;         /* which block of sandbox uids this engine's processes use (sandbox_ids; batch worker k: k + 1) */
 	bool stop_at_first_failure;/* grading: once any test is not correct, the tests not yet started are
 				    * skipped (mutation analysis: one failure kills a mutant) */
-	enum growth_when {         /* when to measure how a problem's time grows (growth.h) */
-		GROWTH_AFTER_TIMELIMIT = 0, /* when a test of the declared call fails by time (grade's default) */
-		GROWTH_ALWAYS,         /* --growth */
-		GROWTH_NEVER,          /* --no-growth; batch's and mutate's default */
-	} growth;
+	enum growth_when growth;   /* when to measure how a problem's time grows (context.h, growth.h) */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */
 	const char *template_dir;  /* grading a student's own run: the template handed out (student_template/);

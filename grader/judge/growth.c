@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "build/build.h"
-#include "judge/engine.h"
+#include "judge/context.h"
 #include "base/interrupt.h"
 #include "run/runner.h"
 #include "judge/verdict.h"
@@ -263,21 +263,10 @@ void growth_fit(struct growth_result *g)
 	make_sentence(g);
 }
 
-void growth_result_free(struct growth_result *g)
-{
-	if (!g)
-		return;
-	free(g->call);
-	free(g->target_group);
-	free(g->stopped);
-	free(g->sentence);
-	free(g);
-}
-
 /* ---- measuring ---- */
 
 struct measure {
-	const struct engine *e;
+	const struct judge_context *c;
 	const struct problem *p;
 	const struct build_result *b;
 	struct pool *pool;
@@ -338,21 +327,13 @@ static void batch_finished(void *ctx, int task)
 static void plan_call(const struct measure *m, struct run_task *t, const struct strbuf *args)
 {
 	const struct problem *p = m->p;
-	memset(t, 0, sizeof(*t));
-	t->runner = m->b->runner;
-	t->runner_argv = (const char *const *)m->b->runner_argv;
-	t->runner_dir = m->b->runner_dir;
-	t->filters = &m->e->filters[p->lang->filters];
-	t->function = p->growth.func;
-	t->args = (struct strbuf)STRBUF_INIT;
+	judge_task_init(m->c, t, m->b, p, p->growth.func);
 	strbuf_add(&t->args, args->buf, args->len);
 	t->cpu_ms = GROWTH_RUN_CAP_MS;
 	/* CPU time is what counts: a busy machine may stretch the wall clock far beyond it */
 	t->wall_ms = GROWTH_RUN_CAP_MS * 10;
 	t->memory_mb = problem_max_memory_mb(p);
 	t->output_kb = p->limits.output_kb;
-	t->zygote_memory_mb = problem_max_memory_mb(p);
-	t->startup_ms = p->limits.startup_ms;
 }
 
 /*
@@ -729,42 +710,42 @@ static void choose_target(const struct problem_result *pr, struct growth_result 
 		}
 }
 
-static struct growth_result *measure_problem(const struct engine *e, const struct build_result *b)
+static struct growth_result *measure_problem(const struct judge_context *c, const struct build_result *b)
 {
 	const struct problem *p = b->problem;
 	struct growth_result *g = xcalloc(1, sizeof(*g));
-	struct measure m = { e, p, b, NULL, 0, g };
+	struct measure m = { c, p, b, NULL, 0, g };
 	g->call = xstrdup(problem_call_name(p, p->growth.func));
 	g->expected = p->growth.expected;
-	m.pool = pool_new(e->opts.jobs, e->workdir, (const char *const *)e->hidden, e->opts.id_block);
+	m.pool = judge_pool(c, 0);
 	search(&m);
 	pool_free(m.pool);
 	g->used_s = m.used_ms / 1000.0;
 	return g;
 }
 
-void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out,
+void growth_after_grading(const struct judge_context *c, const struct build_result *builds, struct grade_result *out,
 			  enum visibility vis)
 {
 	for (int i = 0; i < out->nproblems && !grader_interrupted; i++) {
 		struct problem_result *pr = &out->problems[i];
 		const struct problem *p = pr->problem;
 		bool pub, hid, wanted;
-		if (!p->growth.declared || builds[i].status != BUILD_OK || e->opts.growth == GROWTH_NEVER || pr->growth)
+		if (!p->growth.declared || builds[i].status != BUILD_OK || c->growth == GROWTH_NEVER || pr->growth)
 			continue;
 		timed_out(pr, &pub, &hid);
 		/* for the student: always, or after a public time limit; for the instructor: after a hidden one */
-		wanted = vis == VIS_PUBLIC ? e->opts.growth == GROWTH_ALWAYS || pub
-					   : e->opts.growth == GROWTH_AFTER_TIMELIMIT && hid;
+		wanted = vis == VIS_PUBLIC ? c->growth == GROWTH_ALWAYS || pub
+					   : c->growth == GROWTH_AFTER_TIMELIMIT && hid;
 		if (!wanted)
 			continue;
-		pr->growth = measure_problem(e, &builds[i]);
+		pr->growth = measure_problem(c, &builds[i]);
 		pr->growth->from_hidden = vis != VIS_PUBLIC;
 		choose_target(pr, pr->growth);
 		growth_fit(pr->growth);
 		/* the log may be where students look (a CI job's): it says what their view says, no more */
-		if (e->opts.log && !pr->growth->from_hidden)
-			fprintf(e->opts.log, "grader: %s: %s (%.1f s of CPU measuring)\n", p->id, pr->growth->sentence,
+		if (c->log && !pr->growth->from_hidden)
+			fprintf(c->log, "grader: %s: %s (%.1f s of CPU measuring)\n", p->id, pr->growth->sentence,
 				pr->growth->used_s);
 	}
 }

@@ -62,9 +62,8 @@
  *   extrapolation  to the largest size N of the call's public groups that
  *            failed by time (else of any public group): a*N^p, or a*b^N.
  *
- * Ownership: a growth_result owns its points and strings;
- * growth_result_free() frees it and the struct.  A problem_result owns its
- * growth result (result.c frees it).
+ * The finding, struct growth_result, is growth_result.h's (the result
+ * model holds it without calling this module).
  */
 #ifndef GRADER_GROWTH_H
 #define GRADER_GROWTH_H
@@ -73,6 +72,7 @@
 
 #include "problem/problem.h"
 #include "base/util.h"
+#include "judge/growth_result.h"
 
 #define GROWTH_BUDGET_MS 10000u  /* CPU time all runs of one problem may use */
 #define GROWTH_RUN_CAP_MS 2000u  /* one call's CPU limit: doubling stops past it */
@@ -84,47 +84,11 @@
 #define GROWTH_FIXED_MAX_MS 2.5 /* the fastest point, when under this, is a call's fixed cost */
 #define GROWTH_ENOUGH_POINTS 4 /* this many usable points... */
 #define GROWTH_ENOUGH_SPAN 32.0  /* ...whose times span this factor settle the fit: no larger sizes */
-#define GROWTH_MAX_POINTS 40
 #define GROWTH_TOLERANCE 0.15    /* a class's model must meet every point within e^0.15 (16%)... */
 #define GROWTH_TOLERANCE_MAX 0.3 /*   or within the points' own scatter, up to this */
 #define GROWTH_MORE_REPS 4       /* runs added to each usable size when no class fits alone */
 #define GROWTH_FLAT_EXPONENT 0.5 /* a fitted exponent under this: the time did not grow (no class) */
 #define GROWTH_MAX_ORDER 6
-
-struct growth_point {
-	long long size;
-	double ms;                 /* least CPU time of its runs; for a capped point: at least this */
-	double second;             /* the second least time (= ms after one run) */
-	double scatter;            /* ln(second / ms): how far two runs of the same call differ */
-	int runs;
-	bool capped;               /* a run went over GROWTH_RUN_CAP_MS */
-};
-
-struct growth_result {
-	char *call;                /* the function as the student's language calls it */
-	int expected;              /* the declared order: k of N^k, or GROWTH_EXPONENTIAL (problem.h) */
-	struct growth_point points[GROWTH_MAX_POINTS];
-	int npoints;
-	int nused;                 /* points the fit used */
-	double fixed_ms;           /* the fixed cost of a call, subtracted before the fit */
-	bool known;                /* at least two usable points that grew: the exponent means something */
-	double exponent;           /* fitted p of t ~ N^p */
-	bool exponential;
-	double base;               /* exponential: the time's factor per +1 of N */
-	int lo, hi;                /* the classes N^lo ... N^hi the points allow (or, uneven: floor, ceil of p) */
-	bool uneven;               /* no class fits every point within the tolerance */
-	bool decided;              /* exactly one class fits (lo == hi), or exponential: name it */
-	int order;                 /* the class when decided (when not exponential) */
-	bool flat;                 /* the time did not grow: exponent under GROWTH_FLAT_EXPONENT */
-	double tolerance;          /* the fit's tolerance: max(GROWTH_TOLERANCE, scatter), ln */
-	char *stopped;             /* why the sizes stopped (NULL: reached the declared end), in words */
-	long long target;          /* the size extrapolated to, 0: none */
-	char *target_group;        /* its group, or NULL */
-	double extrapolated_s;     /* the estimated CPU time at target, -1: none */
-	bool from_hidden;          /* measured only because a hidden group failed by time: instructor's view only */
-	double used_s;             /* CPU time the measurement used */
-	char *sentence;            /* the finding in words (always set) */
-};
 
 /* "N^2", "N", "exponential" (class), or "2^N" (a declared expectation: exponential). */
 void growth_class_name(struct strbuf *sb, int order, bool exponential);
@@ -137,9 +101,8 @@ void growth_expected_name(struct strbuf *sb, int expected);
  */
 void growth_fit(struct growth_result *g);
 
-void growth_result_free(struct growth_result *g);
 
-struct engine;
+struct judge_context;
 struct build_result;
 struct grade_result;
 
@@ -154,9 +117,10 @@ struct grade_result;
  * after the hidden tests, the problems not measured yet whose hidden test
  * timed out (from_hidden: the instructor's view only, and not logged).  A
  * problem whose measurement could not run gets a result that says so.
- * Never fails the grading.
+ * Never fails the grading.  c is the engine's (context.h): its pool's
+ * slots, its log, engine_options.growth.
  */
-void growth_after_grading(const struct engine *e, const struct build_result *builds, struct grade_result *out,
+void growth_after_grading(const struct judge_context *c, const struct build_result *builds, struct grade_result *out,
 			  enum visibility vis);
 
 #endif

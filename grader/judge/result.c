@@ -1,7 +1,7 @@
 /* result.c - see result.h */
 #include "judge/result.h"
 
-#include "judge/growth.h"
+#include "judge/growth_result.h"
 #include "base/l10n.h"
 
 #include <math.h>

@@ -18,7 +18,7 @@ enum pass { PASS_LENGTHS, PASS_INTEGERS, PASS_ELEMENTS, PASS_COUNT };
 
 /* One search: the problem, the two programs, the input found so far, the budget. */
 struct shrinker {
-	struct engine *e;
+	const struct judge_context *c;
 	const struct problem *p;
 	int func, nargs;
 	const struct arg_bounds *gen;
@@ -230,21 +230,13 @@ static void seq_finished(void *ctx, int task)
 static void fill_task(const struct shrinker *s, struct run_task *t, const struct build_result *b,
 		      const struct value *args, unsigned cpu_ms)
 {
-	memset(t, 0, sizeof(*t));
-	t->runner = b->runner;
-	t->runner_argv = (const char *const *)b->runner_argv;
-	t->runner_dir = b->runner_dir;
-	t->filters = &s->e->filters[s->p->lang->filters];
-	t->function = s->func;
-	t->args = (struct strbuf)STRBUF_INIT;
+	judge_task_init(s->c, t, b, s->p, s->func);
 	for (int a = 0; a < s->nargs; a++)
 		value_encode(&t->args, &args[a]);
 	t->cpu_ms = cpu_ms;
 	t->wall_ms = s->wall_ms > cpu_ms ? s->wall_ms : cpu_ms * 2 + 1000;
 	t->memory_mb = s->memory_mb;
 	t->output_kb = s->output_kb;
-	t->zygote_memory_mb = problem_max_memory_mb(s->p);
-	t->startup_ms = s->p->limits.startup_ms;
 }
 
 /* Run n tasks on the pool in order; each judged into j[].  0, or -1 when interrupted. */
@@ -492,31 +484,31 @@ static int starting_test(const struct problem_result *pr)
  * not called from here because reference.c calls the engine, which calls
  * this module.
  */
-static char *reference_folder(const struct engine *e, const struct language *lang)
+static char *reference_folder(const struct judge_context *c, const struct language *lang)
 {
-	char *own = xasprintf("%s/%s", e->opts.reference_dir, lang->name);
+	char *own = xasprintf("%s/%s", c->reference_dir, lang->name);
 	struct stat st;
 	if (stat(own, &st) == 0 && S_ISDIR(st.st_mode))
 		return own;
 	free(own);
-	return xstrdup(e->opts.reference_dir);
+	return xstrdup(c->reference_dir);
 }
 
 /* Build the variant's reference solution in the scratch space (*tag, removed by the caller).  0 or -1. */
 static int build_reference(struct shrinker *s, char **tag)
 {
-	struct engine *e = s->e;
+	const struct judge_context *c = s->c;
 	struct problem *variant = NULL;
 	struct build_choice choice;
-	struct build_env env = e->env;
-	char *dir = reference_folder(e, s->p->lang);
+	struct build_env env = *c->env;
+	char *dir = reference_folder(c, s->p->lang);
 	int ret = -1;
 
 	memset(&choice, 0, sizeof(choice));
-	for (int i = 0; i < e->nproblems; i++)
-		if (e->problems[i] == s->p)
-			variant = e->problems[i];
-	*tag = xasprintf("%s/shrink%d", e->scratch, e->submissions++);
+	for (int i = 0; i < c->nproblems; i++)
+		if (c->problems[i] == s->p)
+			variant = c->problems[i];
+	*tag = xasprintf("%s/shrink%d", c->scratch, (*c->submissions)++);
 	if (!variant || mkdir(*tag, 0711) < 0)
 		goto cleanup;
 	build_choose(dir, &variant, 1, &choice);
@@ -526,8 +518,8 @@ static int build_reference(struct shrinker *s, char **tag)
 	if (build_all(&env, &choice, 1, dir, &s->ref, 1) == 0 && s->ref.status == BUILD_OK)
 		ret = 0;
 cleanup:
-	if (ret < 0 && e->opts.log) /* the engine's log, written here: see reference_folder */
-		fprintf(e->opts.log, "grader: note: no smallest failing input for %s: its reference in '%s' "
+	if (ret < 0 && c->log) /* the engine's log, written here: see reference_folder */
+		fprintf(c->log, "grader: note: no smallest failing input for %s: its reference in '%s' "
 			"could not be built\n", s->p->id, dir);
 	build_choice_release(&choice);
 	free(dir);
@@ -588,7 +580,7 @@ static bool has_candidates(const struct shrinker *s)
 	return false;
 }
 
-static int shrink_problem(struct engine *e, const struct build_result *b, struct problem_result *pr)
+static int shrink_problem(const struct judge_context *c, const struct build_result *b, struct problem_result *pr)
 {
 	int k = starting_test(pr), ret;
 	const struct test_result *t;
@@ -599,7 +591,7 @@ static int shrink_problem(struct engine *e, const struct build_result *b, struct
 		return 0;
 	t = &pr->tests[k];
 	memset(&s, 0, sizeof(s));
-	s.e = e;
+	s.c = c;
 	s.p = pr->problem;
 	s.func = t->tc->func;
 	s.nargs = s.p->funcs[s.func].ninputs;
@@ -615,8 +607,7 @@ static int shrink_problem(struct engine *e, const struct build_result *b, struct
 	if (!has_candidates(&s)) {
 		pr->shrunk = s.found; /* nothing smaller to try: no reference to build */
 	} else if (build_reference(&s, &tag) == 0) {
-		s.pool = pool_new(SHRINK_BATCH < e->opts.jobs ? SHRINK_BATCH : e->opts.jobs, e->workdir,
-				  (const char *const *)e->hidden, e->opts.id_block);
+		s.pool = judge_pool(c, SHRINK_BATCH);
 		search(&s);
 		pool_free(s.pool);
 		s.found->seconds = (double)(now_us() - s.started) / 1e6;
@@ -635,10 +626,10 @@ static int shrink_problem(struct engine *e, const struct build_result *b, struct
 	return ret;
 }
 
-int shrink_result(struct engine *e, const struct build_result *builds, struct grade_result *r)
+int shrink_result(const struct judge_context *c, const struct build_result *builds, struct grade_result *r)
 {
 	for (int i = 0; i < r->nproblems; i++)
-		if (shrink_problem(e, &builds[i], &r->problems[i]) < 0)
+		if (shrink_problem(c, &builds[i], &r->problems[i]) < 0)
 			return -1;
 	return 0;
 }

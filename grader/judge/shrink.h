@@ -44,7 +44,7 @@
 #define GRADER_SHRINK_H
 
 #include "build/build.h"
-#include "judge/engine.h"
+#include "judge/context.h"
 #include "judge/result.h"
 
 #define SHRINK_RUNS 500        /* candidate inputs per problem */
@@ -56,8 +56,8 @@
  * For every problem result of r (built from builds[i]) with a failing
  * generated public test, search for the smallest failing input and attach
  * it (r->problems[i].shrunk).  A problem whose reference cannot be built
- * is left without one (logged).  0, or -1 when interrupted.
+ * is left without one (logged on c->log).  c is the engine's (context.h).  0, or -1 when interrupted.
  */
-int shrink_result(struct engine *e, const struct build_result *builds, struct grade_result *r);
+int shrink_result(const struct judge_context *c, const struct build_result *builds, struct grade_result *r);
 
 #endif

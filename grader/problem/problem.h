@@ -13,6 +13,7 @@
 #include "base/digest.h"
 #include "problem/language.h"
 #include "problem/signature.h"
+#include "problem/test_case.h"
 #include "problem/value.h"
 
 enum visibility { VIS_PUBLIC, VIS_HIDDEN };
@@ -41,28 +42,7 @@ struct limits {
 #define DEFAULT_OUTPUT_KB 1024u
 #define DEFAULT_STARTUP_MS 5000u
 
-/*
- * How one argument of a generated case was drawn: the bounds a smaller
- * input must keep to (shrink.h).  The problem files have no other way to
- * state an argument's constraints, so these bounds are the valid inputs.
- */
-struct arg_bounds {
-	bool generated;           /* false: a literal, kept as it is */
-	long long lo, hi;         /* an integer's values, or an array's elements */
-	long long len_lo, len_hi; /* an int array's length (a literal array: its own length) */
-};
-
-struct test_case {
-	char *name;              /* unique within the problem, e.g. "small/AcanWin(7)" */
-	int group;               /* index into problem->groups */
-	int func;                /* index into problem->funcs */
-	struct value *args;      /* funcs[func].ninputs values */
-	bool has_expected;       /* an explicit `expected:` in the YAML */
-	long long expected;
-	int line;                /* YAML line of the case (1-based), for messages */
-	const struct arg_bounds *gen; /* a generated case (range, random, array): per argument how it was
-				       * drawn (owned by the problem); NULL for an explicit call */
-};
+/* struct arg_bounds and struct test_case: test_case.h */
 
 /*
  * A mutant of the reference that behaves like it on every input (grader
