@@ -160,7 +160,7 @@ korean() { # korean NAME: the Korean words of a report with failures
 		has "$TMP/$1.text" "찾은 가장 작은 실패 입력:" && has "$TMP/$1.text" "힌트(" &&
 		hasnt "$TMP/$1.text" "wrong answer" && hasnt "$TMP/$1.text" "Summary" &&
 		hasnt "$TMP/$1.text" "expected:" && hasnt "$TMP/$1.text" "Total:" &&
-		has "$TMP/$1.md" "## 채점 결과:" && has "$TMP/$1.md" "| 테스트 | 결과 | 내용 |" &&
+		has "$TMP/$1.md" "## 채점 결과:" && has "$TMP/$1.md" "| 테스트 | 판정 | 세부 내용 |" &&
 		has "$TMP/$1.md" "오답" && hasnt "$TMP/$1.md" "wrong answer" && hasnt "$TMP/$1.md" "Grading results"
 }
 # no_hangul FILE...: no Hangul in them but the problem's own title (data, not the grader's words)
