@@ -281,7 +281,7 @@ static const char *system_loader(void)
  */
 static int check_interp(const struct elf *e, const Elf64_Phdr *ph, struct strbuf *bad)
 {
-	const char *seg = e->img->buf + ph->p_offset, *loader = system_loader();
+	const char *seg, *loader = system_loader();
 	size_t len;
 
 	if (ph->p_filesz > PATH_MAX || ph->p_filesz < 2 || !in_image(e->img, ph->p_offset, ph->p_filesz)) {
@@ -289,6 +289,8 @@ static int check_interp(const struct elf *e, const Elf64_Phdr *ph, struct strbuf
 			    "starts only one of 2 to %d bytes in the file", (unsigned long long)ph->p_filesz, PATH_MAX);
 		return 1;
 	}
+	/* only now: buf + an offset the image chose is undefined behaviour when it points past the buffer */
+	seg = e->img->buf + ph->p_offset;
 	if (seg[ph->p_filesz - 1]) {
 		strbuf_addstr(bad, "its interpreter path (PT_INTERP, the section .interp) does not end with a NUL "
 			      "byte within its segment");
