@@ -159,7 +159,7 @@ void build_choose(const char *dir, struct problem *const *variants, int nvariant
 		char *f = build_find_source(dir, variants[i]->source);
 		if (!f)
 			continue;
-		strbuf_addf(&found, "%s'%s'", nfound ? " and " : "", f);
+		strbuf_addf(&found, "%s'%s'", nfound ? "\n" : "", f); /* one per line: build_status.c joins them in words */
 		if (!nfound++) {
 			out->problem = variants[i];
 			out->file = f;

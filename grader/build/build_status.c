@@ -13,6 +13,26 @@
 
 #define COMPILER_LINES 20
 
+/* "your submission has 'p1.c' and 'p1.py' ...": files, one per line, joined in the report's language. */
+static char *conflict_message(const char *files)
+{
+	struct strbuf joined = STRBUF_INIT;
+	char *message;
+
+	for (const char *p = files; *p;) {
+		size_t l = strcspn(p, "\n");
+		if (p != files)
+			/* TRANSLATORS: between two file names: "'p1.c' and 'p1.py'" */
+			strbuf_addstr(&joined, _(" and "));
+		strbuf_add(&joined, p, l);
+		p += l + (p[l] == '\n');
+	}
+	message = xasprintf(_("your submission has %s for the same problem: keep only the one in the language "
+			      "you want graded (the grader does not choose)"), joined.buf);
+	strbuf_release(&joined);
+	return message;
+}
+
 /* A line of the linker's: "/usr/bin/ld: ...", "p1.c:(.text+0x1d): undefined reference to `MAX'", "collect2: ...". */
 static bool linker_line(const char *line, size_t len)
 {
@@ -91,8 +111,7 @@ enum build_status build_status_of(const struct build_facts *f, char **message)
 		return BUILD_MISSING_FILE;
 	}
 	if (f->conflict) {
-		*message = L10N(xasprintf(_("your submission has %s for the same problem: keep only the one in the language "
-				     "you want graded (the grader does not choose)"), f->conflict));
+		*message = L10N(conflict_message(f->conflict));
 		return BUILD_COMPILE_ERROR;
 	}
 	if (f->copy_error) {

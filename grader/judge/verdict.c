@@ -33,6 +33,18 @@ static void decide_message(struct judgement *j, enum verdict v, char *message)
 /* message: an expression making the message (evaluated again in the students' language: l10n.h) */
 #define decide(j, v, message) decide_message(j, v, L10N(message))
 
+/* "SIGSEGV": a signal's name, for messages in any language; a static buffer. */
+static const char *signal_name(int sig)
+{
+	static char name[32];
+	const char *abbrev = sigabbrev_np(sig);
+	if (abbrev)
+		snprintf(name, sizeof(name), "SIG%s", abbrev);
+	else
+		snprintf(name, sizeof(name), "signal %d", sig);
+	return name;
+}
+
 static const char *signal_words(int sig)
 {
 	switch (sig) {
@@ -54,7 +66,7 @@ static const char *signal_words(int sig)
 	case SIGSYS:
 		return _("SIGSYS: a forbidden system call");
 	default:
-		return strsignal(sig);
+		return signal_name(sig); /* SIGUSR1, ...: a name, the same in every language (strsignal's words are English) */
 	}
 }
 
@@ -271,7 +283,7 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 		decide(j, V_TIMELIMIT, xasprintf(_("used more than the CPU time limit of %u ms"), t->cpu_ms));
 	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("crashed (%s) after using %llu MiB, at the memory limit of %u MiB"),
-						    strsignal(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
+						    signal_name(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
 	else if (sig == SIGSYS)
 		/* no report from the trap's handler: SIGSYS was blocked, or the filter killed a foreign ABI's call */
 		decide(j, V_FORBIDDEN, xstrdup(_("your code made a system call that is not allowed while grading "
