@@ -602,7 +602,9 @@ static void refine_geometric(struct measure *m, const struct growth_point *below
 	struct growth_result *g = m->g;
 	long long sizes[2] = { llround((double)below->size * M_SQRT2), llround((double)below->size / M_SQRT2) };
 	for (int k = 0; k < 2 && !grader_interrupted && !refined(g); k++) {
-		if (sizes[k] < m->p->growth.from || !affordable(m, 3 * g->points[g->npoints - 1].ms))
+		if (sizes[k] < m->p->growth.from || sizes[k] > m->p->growth.to)
+			continue; /* the declared sizes bound every measurement */
+		if (!affordable(m, 3 * g->points[g->npoints - 1].ms))
 			break;
 		if (add_point(m, sizes[k]))
 			continue;
@@ -616,8 +618,8 @@ static void refine_geometric(struct measure *m, const struct growth_point *below
 }
 
 /*
- * Fewer than three usable points because the last size went over the cap:
- * fill in.  A jump past the cap by more than 2^6 from the size before is
+ * Fewer than three usable points because the last size went over the cap,
+ * or the doubling stopped before it: fill in.  A jump past the cap by more than 2^6 from the size before is
  * exponential-looking (a polynomial of degree 6 or less cannot do it):
  * linear steps; else halfway sizes.
  */
@@ -626,8 +628,20 @@ static void refine(struct measure *m)
 	struct growth_result *g = m->g;
 	const struct growth_point *below;
 	double span;
-	if (g->npoints < 2 || !g->points[g->npoints - 1].capped || usable_span(g, &span) >= 3)
+	if (g->npoints < 2 || usable_span(g, &span) >= 3)
 		return;
+	if (!g->points[g->npoints - 1].capped) {
+		/*
+		 * The doubling stopped before the cap: the next size was predicted
+		 * over it (a cubic from 39 ms at 768 to 306 ms at 1536, with 4.8 ms
+		 * at 384 just under GROWTH_MIN_MS on a fast day). The halfway sizes
+		 * around the last one are under the cap: measure those rather than
+		 * fit two points.
+		 */
+		if (usable(&g->points[g->npoints - 1]))
+			refine_geometric(m, &g->points[g->npoints - 1]);
+		return;
+	}
 	below = &g->points[g->npoints - 2];
 	if (GROWTH_RUN_CAP_MS > 64 * below->ms)
 		refine_linear(m, below, g->points[g->npoints - 1].size);
