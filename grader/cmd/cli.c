@@ -53,6 +53,9 @@ static const char usage_text[] =
 	"                     growth:; grade does anyway after a time limit, batch only with\n"
 	"                     this option), e.g. 'f grows like N^3.0'\n"
 	"  --no-growth        never measure growth (up to 10 s of CPU per problem that timed out)\n"
+	"  --all-tests        grade: run every test (as batch and --show-hidden do); without it,\n"
+	"                     a group's tests after 3 failures in a row of one costly kind (time or\n"
+	"                     memory limit, a crash) are not run, and the report says so\n"
 	"  -v, --verbose      list passing tests too\n"
 	"  -q, --quiet        no progress line on the terminal while grading\n"
 	"  --shrink, --no-shrink  search the smallest input a failing generated public test\n"
@@ -132,7 +135,8 @@ char *cli_default_dir(const char *name)
 enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
-	OPT_ASSIGNMENT, OPT_POLICY, OPT_REGRADE, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK, OPT_LANG
+	OPT_ASSIGNMENT, OPT_POLICY, OPT_REGRADE, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK, OPT_LANG,
+	OPT_ALL_TESTS
 };
 
 static const struct option longopts[] = {
@@ -147,6 +151,7 @@ static const struct option longopts[] = {
 	{ "show-hidden", no_argument, NULL, OPT_SHOW_HIDDEN },
 	{ "growth", no_argument, NULL, OPT_GROWTH },
 	{ "no-growth", no_argument, NULL, OPT_NO_GROWTH },
+	{ "all-tests", no_argument, NULL, OPT_ALL_TESTS },
 	{ "shrink", no_argument, NULL, OPT_SHRINK },
 	{ "no-shrink", no_argument, NULL, OPT_NO_SHRINK },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -282,6 +287,9 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		return 0;
 	case OPT_NO_GROWTH:
 		cli->no_growth = true;
+		return 0;
+	case OPT_ALL_TESTS:
+		cli->all_tests = true;
 		return 0;
 	case 'v':
 		cli->verbose = true;

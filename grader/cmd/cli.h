@@ -43,6 +43,7 @@ struct cli {
 	} formats[CLI_MAX_FORMATS];
 	int nformats;
 	bool show_hidden, verbose, help, version, resume, sources, growth, no_growth;
+	bool all_tests;          /* grade: run every test (engine_options.skip_repeated_failures off) */
 	bool quiet;              /* -q: no progress line on the terminal */
 	struct progress *progress; /* grade's status line on a terminal (progress.h), or NULL: not owned */
 	unsigned own;            /* CLI_OPT_* given */

@@ -68,6 +68,9 @@ static int cmd_grade(struct cli *cli)
 	if (ret)
 		goto cleanup;
 	e.opts.template_dir = template; /* a file still the template's is noted (engine.h) */
+	/* a student's own run spends no time on what its failures already showed; the instructor's view
+	 * (--show-hidden) and --all-tests run every test, as batch does (engine.h) */
+	e.opts.skip_repeated_failures = !cli->all_tests && !cli->show_hidden;
 	if (engine_grade(&e, submission, &r, &err) < 0) {
 		progress_free(cli->progress); /* erased before the message */
 		cli->progress = NULL;

@@ -449,17 +449,34 @@ static void judge_task(const struct engine *e, struct plan *plan, int i, bool co
 	}
 }
 
-static void skip_task(struct plan *plan, int i, const char *why)
+/* Task i is not run (or its run does not count): V_SKIPPED with message (taken), its facts dropped. */
+static void skip_task_with(struct plan *plan, int i, char *message)
 {
 	struct judgement *j = &plan->judged[i];
 	judgement_release(j);
 	memset(j, 0, sizeof(*j));
 	j->verdict = V_SKIPPED;
-	j->message = L10N(xstrdup(_(why)));
+	j->message = message;
 	free(plan->tasks[i].facts.output);
 	plan->tasks[i].facts.output = NULL;
 	memset(&plan->tasks[i].facts.report, 0, sizeof(plan->tasks[i].facts.report));
 	plan->tasks[i].facts.wall_ms = 0;
+}
+
+static void skip_task(struct plan *plan, int i, const char *why)
+{
+	skip_task_with(plan, i, L10N(xstrdup(_(why))));
+}
+
+/* Why a test after REPEATED_FAILURES failures in a row that ended as v was not run, in words. */
+static char *repeated_message(enum verdict v)
+{
+	return xasprintf(P_("not run: the %d test before it in this group failed the same way (%s); "
+			    "the rest would most likely too. --all-tests runs every test, as the instructor's grading does",
+			    "not run: the %d tests before it in this group failed the same way (%s); "
+			    "the rest would most likely too. --all-tests runs every test, as the instructor's grading does",
+			    REPEATED_FAILURES),
+			 REPEATED_FAILURES, verdict_words(v));
 }
 
 /*
@@ -482,6 +499,12 @@ struct grading {
 	bool stopped;            /* stop_at_first_failure, and a test failed: hand out nothing more */
 	bool *group_failed;      /* by group_base[problem] + group */
 	int *group_base;
+	/* engine_options.skip_repeated_failures (NULL when off) */
+	int *pos;                /* by task: its place in order[] (a group's tests are consecutive there) */
+	bool *settled;           /* by task: finished with its final verdict (not to be run again) */
+	int *repeated_at;        /* by group: the place in order[] of the test that made REPEATED_FAILURES
+				  * failures in a row; the tests after it are not run.  INT_MAX: none yet */
+	enum verdict *repeated;  /* by group: how those failures ended */
 	struct engine_progress now; /* for opts.progress: tests done, failures so far (a display, no policy) */
 };
 
@@ -519,6 +542,80 @@ static bool failed_to_start(const struct plan *plan, int i)
 	return plan->tasks[i].done && plan->tasks[i].facts.starting;
 }
 
+/* The group of task i, numbered across the run's problems (group_base). */
+static int group_of(const struct grading *g, int i)
+{
+	const struct problem *p = g->e->problems[g->plan->problem[i]];
+	return g->group_base[g->plan->problem[i]] + p->cases[g->plan->kase[i]].group;
+}
+
+/*
+ * Does task i's verdict count towards failures in a row that stop its group
+ * (engine_options.skip_repeated_failures)?  The costly failures only: each
+ * spends a limit (time, memory, a stack filled by an endless recursion) or
+ * prints too much, while a wrong answer costs what a right one does.  A
+ * program that failed before its tests is not one: its failure costs nothing.
+ */
+static bool repeats(const struct grading *g, int i, enum verdict *v)
+{
+	*v = g->plan->judged[i].verdict;
+	return g->settled[i] && !failed_to_start(g->plan, i) &&
+	       (*v == V_TIMELIMIT || *v == V_MEMORY_LIMIT || *v == V_RUN_ERROR || *v == V_OUTPUT_LIMIT);
+}
+
+/*
+ * Task i has its final verdict: if it completes REPEATED_FAILURES failures
+ * in a row of its group that ended the same way (tests not yet settled break
+ * a row), the group's tests after the first such row are not handed out.
+ */
+static void note_repeated(struct grading *g, int i)
+{
+	int grp = group_of(g, i), first = g->pos[i], last = g->pos[i];
+	enum verdict v, w;
+
+	if (!repeats(g, i, &v))
+		return;
+	while (first > 0 && group_of(g, g->order[first - 1]) == grp && repeats(g, g->order[first - 1], &w) && w == v)
+		first--;
+	while (last + 1 < g->plan->ntasks && group_of(g, g->order[last + 1]) == grp &&
+	       repeats(g, g->order[last + 1], &w) && w == v)
+		last++;
+	if (last - first + 1 >= REPEATED_FAILURES && first + REPEATED_FAILURES - 1 < g->repeated_at[grp]) {
+		g->repeated_at[grp] = first + REPEATED_FAILURES - 1;
+		g->repeated[grp] = v;
+	}
+}
+
+/*
+ * The verdicts of a student's run, independent of -j and timing: in file
+ * order, everything after a group's first REPEATED_FAILURES failures in a
+ * row of one kind is not run, whatever it did (with two slots, some may
+ * have run meanwhile).  For the tests order[from..to).
+ */
+static void settle_repeated(struct grading *g, int from, int to)
+{
+	int row = 0, grp = -1;
+	enum verdict last = V_CORRECT, v;
+
+	for (int n = from; n < to; n++) {
+		int i = g->order[n];
+		if (group_of(g, i) != grp) {
+			grp = group_of(g, i);
+			row = 0;
+		}
+		if (row >= REPEATED_FAILURES) {
+			skip_task_with(g->plan, i, L10N(repeated_message(last)));
+			continue;
+		}
+		if (!repeats(g, i, &v)) {
+			row = 0;
+			continue;
+		}
+		row = row && v == last ? row + 1 : 1;
+		last = v;
+	}
+}
+
 static int grading_next(void *ctx)
 {
 	struct grading *g = ctx;
@@ -536,6 +633,11 @@ static int grading_next(void *ctx)
 		}
 		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
 			skip_task(g->plan, i, SKIPPED_MESSAGE);
+			g->now.done++;
+			continue;
+		}
+		if (g->repeated_at && g->pos[i] > g->repeated_at[group_of(g, i)]) {
+			skip_task_with(g->plan, i, L10N(repeated_message(g->repeated[group_of(g, i)])));
 			g->now.done++;
 			continue;
 		}
@@ -561,6 +663,10 @@ static void grading_finished(void *ctx, int i)
 		g->stopped = true;
 	if (all_or_nothing(g, i, &failed) && g->plan->judged[i].verdict != V_CORRECT)
 		*failed = true;
+	if (g->repeated_at && !all_or_nothing(g, i, &failed)) {
+		g->settled[i] = true;
+		note_repeated(g, i);
+	}
 }
 
 /*
@@ -633,6 +739,17 @@ static void grading_init(struct grading *g, const struct engine *e, struct plan 
 	g->group_failed = xcalloc((size_t)g->group_base[e->nproblems] + 1, sizeof(bool));
 	g->start_failed = xcalloc((size_t)e->nproblems + 1, sizeof(bool));
 	g->order = dispatch_order(e, plan, &g->npublic);
+	if (compare && e->opts.skip_repeated_failures) {
+		int ngroups = g->group_base[e->nproblems];
+		g->pos = xcalloc((size_t)plan->ntasks + 1, sizeof(int));
+		g->settled = xcalloc((size_t)plan->ntasks + 1, sizeof(bool));
+		g->repeated_at = xcalloc((size_t)ngroups + 1, sizeof(int));
+		g->repeated = xcalloc((size_t)ngroups + 1, sizeof(enum verdict));
+		for (int n = 0; n < plan->ntasks; n++)
+			g->pos[g->order[n]] = n;
+		for (int k = 0; k < ngroups; k++)
+			g->repeated_at[k] = INT_MAX;
+	}
 	g->now.total = plan->ntasks;
 	g->now.phase = compare ? "testing" : "reference";
 	if (compare && !plan->rm)
@@ -645,6 +762,10 @@ static void grading_release(struct grading *g)
 	free(g->group_failed);
 	free(g->start_failed);
 	free(g->order);
+	free(g->pos);
+	free(g->settled);
+	free(g->repeated_at);
+	free(g->repeated);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -666,6 +787,8 @@ static int run_phase(struct grading *g, struct pool *pool, int end, struct strbu
 	}
 	if (g->compare)
 		settle_groups(g, from, end);
+	if (g->repeated_at)
+		settle_repeated(g, from, end);
 	return 0;
 }
 

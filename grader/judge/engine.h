@@ -75,6 +75,11 @@ struct engine_options {
 	unsigned id_block;         /* which block of sandbox uids this engine's processes use (sandbox_ids; batch worker k: k + 1) */
 	bool stop_at_first_failure;/* grading: once any test is not correct, the tests not yet started are
 				    * skipped (mutation analysis: one failure kills a mutant) */
+	bool skip_repeated_failures; /* a student's own run: once REPEATED_FAILURES tests in a row of a group
+				    * (file order) failed the same costly way (time or memory limit, a crash, too
+				    * much output), the rest of the group is not run: skipped, saying why.  What
+				    * it leaves out would most likely fail the same way and costs the most time.
+				    * Off for every grade that counts (batch, --show-hidden, --all-tests) */
 	enum growth_when growth;   /* when to measure how a problem's time grows (context.h, growth.h) */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */

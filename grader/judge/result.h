@@ -34,6 +34,10 @@ enum verdict {
 	V_COUNT
 };
 
+/* A student's own run (engine.h, skip_repeated_failures): after this many failures in a row of one
+ * costly kind, the rest of a points-per-test group is skipped; the reports name the number */
+#define REPEATED_FAILURES 3
+
 const char *verdict_name(enum verdict v);        /* "wrong-answer" */
 const char *verdict_words(enum verdict v);       /* "wrong answer" for students */
 int verdict_from_name(const char *name);         /* -1 if unknown */

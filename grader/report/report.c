@@ -56,6 +56,33 @@ void report_passed(struct strbuf *sb, const struct view_group *g)
 		strbuf_addf(sb, _("%d of %d passed"), g->tally.passed, g->tally.tests);
 }
 
+void report_not_run(struct strbuf *sb, const struct view_group *g)
+{
+	int n = g->tally.skipped;
+	if (!n)
+		return;
+	if (g->group->scoring == SCORE_ALL_OR_NOTHING)
+		strbuf_addf(sb, P_("%d test not run: an earlier test of this all-or-nothing group failed",
+				   "%d tests not run: an earlier test of this all-or-nothing group failed", n), n);
+	else
+		strbuf_addf(sb, P_("%d test not run: the %d tests before it failed the same way (--all-tests runs it)",
+				   "%d tests not run: the %d tests before them failed the same way (--all-tests runs them)",
+				   n), n, REPEATED_FAILURES);
+}
+
+void report_up_to(struct strbuf *sb, const struct view_tally *t, double score)
+{
+	struct strbuf most = STRBUF_INIT;
+	if (t->unrun_points <= 0)
+		return;
+	text_score(&most, score + t->unrun_points);
+	strbuf_addstr(sb, " (");
+	strbuf_addf(sb, P_("up to %s if the %d test not run passes", "up to %s if the %d tests not run pass", t->unrun),
+		    most.buf, t->unrun);
+	strbuf_addch(sb, ')');
+	strbuf_release(&most);
+}
+
 void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_problem *vp)
 {
 	const struct shrunk_input *s = vp->shrunk;
@@ -217,10 +244,10 @@ void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
 	}
 	if (shown > FAILURES_SHOWN)
 		strbuf_addf(sb, _("... and %d more failing tests.\n"), shown - FAILURES_SHOWN);
-	if (vg->tally.skipped)
-		strbuf_addf(sb, P_("%d test not run: an earlier test of this all-or-nothing group failed.\n",
-				   "%d tests not run: an earlier test of this all-or-nothing group failed.\n", vg->tally.skipped),
-			    vg->tally.skipped);
+	if (vg->tally.skipped) {
+		report_not_run(sb, vg);
+		strbuf_addstr(sb, ".\n");
+	}
 	if (!vg->listed && vg->tally.passed < vg->tally.tests)
 		strbuf_addstr(sb, _("Hidden tests show only how many passed.\n"));
 	if (vg->tally.passed < vg->tally.tests && grp->hint)

@@ -68,6 +68,18 @@ void report_describe(struct strbuf *sb, const struct problem *p, const struct vi
 void report_passed(struct strbuf *sb, const struct view_group *g);
 
 /*
+ * Why g's skipped tests did not run, for people: "3 tests not run: an
+ * earlier test of this all-or-nothing group failed", or, in a points-per-
+ * test group (engine_options.skip_repeated_failures), "12 tests not run: the
+ * 3 tests before them failed the same way (--all-tests runs them)".  No
+ * period, no newline; nothing when none was skipped.
+ */
+void report_not_run(struct strbuf *sb, const struct view_group *g);
+
+/* " (up to 17.5 if the 12 tests not run pass)" after a score, or nothing: t has no such tests. */
+void report_up_to(struct strbuf *sb, const struct view_tally *t, double score);
+
+/*
  * What the output budget left out of a problem, for people, or nothing
  * when nothing was: "output of 812 tests not shown (3.2 MiB): reports show
  * at most 64 KiB of captured output per problem", and how many long

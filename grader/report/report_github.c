@@ -178,7 +178,7 @@ static void problem_counts(struct strbuf *msg, const struct view_problem *vp, in
 		report_passed(msg, vg);
 	}
 	if (vp->tally.skipped)
-		strbuf_addf(msg, "; %d not run (all-or-nothing group)", vp->tally.skipped);
+		strbuf_addf(msg, "; %d not run after earlier failures", vp->tally.skipped);
 }
 
 static bool failing(const struct view_test *vt)

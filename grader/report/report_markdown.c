@@ -161,8 +161,10 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 		strbuf_addf(sb, "</b>%s: %s, ", vg->group->visibility == VIS_HIDDEN ? _(" (hidden)") : "", passed.buf);
 		strbuf_release(&passed);
 		score(sb, vg->tally.score, vg->tally.max_score);
-		if (vg->tally.skipped)
-			strbuf_addf(sb, _("; %d not run after an earlier failure (all or nothing)"), vg->tally.skipped);
+		if (vg->tally.skipped) {
+			strbuf_addstr(sb, "; ");
+			report_not_run(sb, vg);
+		}
 		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
 			strbuf_addf(sb, "<br>%s ", _("hint:"));
 			inline_text(sb, report_hint(vg->group), 0);

@@ -351,12 +351,20 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 		fprintf(out, "%s\n", c->off);
 	}
 	if (vg->tally.skipped) {
-		fputs("  ", out);
-		fprintf(out, P_("%d test not run: an earlier test of this all-or-nothing group failed",
-				"%d tests not run: an earlier test of this all-or-nothing group failed", vg->tally.skipped),
-			vg->tally.skipped);
-		fputc('\n', out);
+		struct strbuf why = STRBUF_INIT;
+		report_not_run(&why, vg);
+		fprintf(out, "  %s\n", why.buf);
+		strbuf_release(&why);
 	}
+}
+
+/* After a score: what it could still gain from tests a student's run did not run (report_up_to). */
+static void print_up_to(FILE *out, const struct view_tally *t, double score)
+{
+	struct strbuf sb = STRBUF_INIT;
+	report_up_to(&sb, t, score);
+	fputs(sb.buf, out);
+	strbuf_release(&sb);
 }
 
 static void print_problem(FILE *out, const struct palette *c, const struct view_problem *vp,
@@ -370,6 +378,7 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 	if (p->nlanguages > 1)
 		fprintf(out, "(%s)  ", p->lang->display);
 	print_score(out, c, vp->score, vp->max_score);
+	print_up_to(out, &vp->tally, vp->score);
 	fputc('\n', out);
 	if (vp->source_note) { /* it names files of the submission: untrusted bytes */
 		struct strbuf clean = STRBUF_INIT;
@@ -459,6 +468,7 @@ static void print_summary(FILE *out, const struct palette *c, const struct view 
 	}
 	fprintf(out, "%s%s%s ", c->bold, _("Total:"), c->off);
 	print_score(out, c, v->score, v->max_score);
+	print_up_to(out, &v->tally, v->score);
 	fputs("  (", out);
 	fprintf(out, _("%d of %d tests passed"), v->tally.passed, v->tally.tests);
 	if (v->tally.remeasured)

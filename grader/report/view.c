@@ -9,12 +9,16 @@
 #include "base/l10n.h"
 
 /* Counts over a group whose tests are listed: the facts as they are. */
-static void tally_listed(struct view_tally *tl, const struct test_result *t)
+static void tally_listed(struct view_tally *tl, const struct group *grp, const struct test_result *t)
 {
 	tl->tests++;
 	tl->passed += t->verdict == V_CORRECT;
 	tl->skipped += t->verdict == V_SKIPPED;
 	tl->failed += t->verdict != V_CORRECT && t->verdict != V_SKIPPED;
+	if (t->verdict == V_SKIPPED && grp->scoring != SCORE_ALL_OR_NOTHING) {
+		tl->unrun++;
+		tl->unrun_points += t->max_score;
+	}
 	tl->score += t->score;
 	tl->max_score += t->max_score;
 	tl->cpu_ms += t->time_ms;
@@ -28,11 +32,16 @@ static void tally_listed(struct view_tally *tl, const struct test_result *t)
 /* Counts over a counts-only group: passed of N and points, nothing that depends on order or resources. */
 static void tally_counts_only(struct view_tally *tl, const struct group *grp, const struct test_result *tests)
 {
-	int correct = 0;
+	int correct = 0, skipped = 0;
 
 	for (int k = 0; k < grp->ncases; k++) {
 		const struct test_result *t = &tests[grp->first_case + k];
 		correct += t->verdict == V_CORRECT;
+		if (t->verdict == V_SKIPPED && grp->scoring != SCORE_ALL_OR_NOTHING) {
+			skipped++;
+			tl->unrun++;
+			tl->unrun_points += t->max_score;
+		}
 		tl->score += t->score;
 		tl->max_score += t->max_score;
 		if (t->limit_ms > tl->limit_ms)
@@ -42,7 +51,8 @@ static void tally_counts_only(struct view_tally *tl, const struct group *grp, co
 		correct = 0;
 	tl->tests = grp->ncases;
 	tl->passed = correct;
-	tl->failed = grp->ncases - correct;
+	tl->skipped = skipped;
+	tl->failed = grp->ncases - correct - skipped;
 }
 
 static void tally_add(struct view_tally *sum, const struct view_tally *tl)
@@ -51,6 +61,8 @@ static void tally_add(struct view_tally *sum, const struct view_tally *tl)
 	sum->passed += tl->passed;
 	sum->failed += tl->failed;
 	sum->skipped += tl->skipped;
+	sum->unrun += tl->unrun;
+	sum->unrun_points += tl->unrun_points;
 	sum->score += tl->score;
 	sum->max_score += tl->max_score;
 	sum->cpu_ms += tl->cpu_ms;
@@ -207,7 +219,7 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 			vg->tests = &vp->tests[n];
 			for (int k = grp->first_case; k < grp->first_case + grp->ncases; k++) {
 				vp->tests[n++].t = &pr->tests[k];
-				tally_listed(&vg->tally, &pr->tests[k]);
+				tally_listed(&vg->tally, grp, &pr->tests[k]);
 			}
 			vg->ntests = vg->tally.tests;
 		}

@@ -60,8 +60,12 @@ struct view_tally {
 	int tests;
 	int passed;                /* correct; a counts-only all-or-nothing group: all of them or none */
 	int failed;                /* neither correct nor skipped; counts-only groups: tests - passed */
-	int skipped;               /* not run after an earlier failure; counts-only groups: 0 */
+	int skipped;               /* not run after an earlier failure; counts-only groups: only a points-per-test
+				    * group's (engine_options.skip_repeated_failures: the student is told they did not run) */
 	double score, max_score;
+	int unrun;                 /* the skipped tests of points-per-test groups */
+	double unrun_points;       /* the points of the skipped tests of points-per-test groups: what the grade
+				    * could still gain (a student's run that stopped a group early) */
 	unsigned long long cpu_ms; /* CPU time of the listed tests */
 	unsigned long long peak_kb;/* the largest peak memory of the listed tests */
 	unsigned limit_ms;         /* the largest CPU limit that applied (the problem's, so any group's) */

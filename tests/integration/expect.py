@@ -306,6 +306,32 @@ def timing_slack(problem):
     return tests, points
 
 
+REPEATED = 3  # grader/judge/result.h REPEATED_FAILURES
+COSTLY = {"timelimit", "memory-limit", "run-error", "output-limit"}
+
+
+def repeated_rule(sp):
+    """In the student's listed groups, a test of a points-per-test group is skipped only after REPEATED tests
+    in a row (file order) ended with the same costly verdict, and then every later test of the group is.
+    (The converse - such a row always stops the group - does not hold where the program failed before
+    its tests, which costs nothing: tests/integration's typical-mistakes fixtures check that it stops.)"""
+    bad = []
+    for g in sp["groups"]:
+        if not g["listed"] or g["scoring"] != "sum":
+            continue
+        row, last, stopped = 0, None, False
+        for t in [t for t in sp["tests"] if t.get("group") == g["name"]]:
+            v = t["verdict"]
+            if stopped != (v == "skipped") and (stopped or row < REPEATED):
+                bad.append(f"{sp['id']}/{t['name']}: {v} after {row} {last} in a row")
+                break
+            stopped = v == "skipped"
+            if not stopped:
+                row = row + 1 if v in COSTLY and v == last else (1 if v in COSTLY else 0)
+                last = v
+    return bad
+
+
 def student_checks(c, student, shown):
     """The student's report: hidden groups as counts only, the instructor's counts and scores.  Two gradings
     may differ only where a test of the instructor's ran near its time limit (timing_slack)."""
@@ -314,37 +340,55 @@ def student_checks(c, student, shown):
     listed = [f"{p['id']}:{t['name']}" for p in student["problems"] for t in p["tests"] if t["visibility"] == "hidden"]
     c.check(not listed, "the student's report lists no test of a hidden group", ", ".join(listed[:5]))
     bad = []
-    total_slack = 0.0
+    total_slack = total_unrun = 0.0
     for sp, ip in zip(student["problems"], shown["problems"]):
         public = [t["name"] for t in ip["tests"] if t["visibility"] == "public"]
         slack_tests, slack_points = timing_slack(ip)
         total_slack += slack_points
         if [t["name"] for t in sp["tests"]] != public:
             bad.append(f"{sp['id']}: listed tests differ from the instructor's public ones")
-        if abs(sp["score"] - ip["score"]) > EPS + slack_points:
-            bad.append(f"{sp['id']}: score {sp['score']} vs {ip['score']}")
+        # a student's run leaves out the rest of a points-per-test group after REPEATED failures in a
+        # row of one costly kind (--all-tests and --show-hidden run all): the student's score is the
+        # instructor's but for those tests' points, which the report names ("up to ...")
+        unrun = sum(sg["max_score"] / max(sg["tests"], 1) * sg["skipped"]
+                    for sg in sp["groups"] if sg["scoring"] == "sum")
+        total_unrun += unrun
+        if not (ip["score"] - unrun - slack_points - EPS <= sp["score"] <= ip["score"] + slack_points + EPS):
+            bad.append(f"{sp['id']}: score {sp['score']} vs {ip['score']} ({unrun} points not run)")
         for sg, ig in zip(sp["groups"], ip["groups"]):
             if sg["visibility"] == "hidden":
-                counts = (sg["listed"], sg["tests"], sg["skipped"], sg["peak_kb"])
-                if counts != (False, ig["tests"], 0, None) or sg["passed"] + sg["failed"] != sg["tests"]:
-                    bad.append(f"{sp['id']}/{sg['name']}: {counts}, passed {sg['passed']} failed {sg['failed']}")
-                if sg["scoring"] == "sum" and abs(sg["passed"] - ig["passed"]) > slack_tests.get(sg["name"], 0):
-                    bad.append(f"{sp['id']}/{sg['name']}: {sg['passed']} passed, the instructor's {ig['passed']}")
+                counts = (sg["listed"], sg["tests"], sg["peak_kb"])
+                if counts != (False, ig["tests"], None) or sg["passed"] + sg["failed"] + sg["skipped"] != sg["tests"] \
+                        or (sg["skipped"] and sg["scoring"] != "sum"):
+                    bad.append(f"{sp['id']}/{sg['name']}: {counts}, passed {sg['passed']} failed {sg['failed']} "
+                               f"skipped {sg['skipped']}")
+                if sg["scoring"] == "sum" and not (ig["passed"] - sg["skipped"] - slack_tests.get(sg["name"], 0)
+                                                   <= sg["passed"] <= ig["passed"] + slack_tests.get(sg["name"], 0)):
+                    bad.append(f"{sp['id']}/{sg['name']}: {sg['passed']} passed ({sg['skipped']} not run), "
+                               f"the instructor's {ig['passed']}")
             elif not sg["listed"]:
                 bad.append(f"{sp['id']}/{sg['name']}: a public group not listed")
+        bad += repeated_rule(sp)
         # two gradings of one submission find the same smallest failing input (shrink.h: deterministic),
         # unless the search ran out of its time budget in either (the one clock-dependent cut, which
         # the report states): then only where it started is the same
         a, b = sp.get("shrunk"), ip.get("shrunk")
-        if a and b and (a.get("budget_spent") or b.get("budget_spent")):
+        ran = {t["name"] for t in sp["tests"] if t["verdict"] not in ("correct", "skipped")}
+        if unrun:
+            # the student's run left tests out (the instructor's search may start from one of them): the
+            # student's starts from a failing test that ran
+            if a and a.get("from_test") not in ran:
+                bad.append(f"{sp['id']}: shrunk from {a.get('from_test')}, not a failing test that ran")
+        elif a and b and (a.get("budget_spent") or b.get("budget_spent")):
             if a.get("from_test") != b.get("from_test"):
                 bad.append(f"{sp['id']}: shrunk from {a.get('from_test')} vs {b.get('from_test')} (budget spent)")
         elif steady(a) != steady(b):
             bad.append(f"{sp['id']}: shrunk {str(steady(a))[:300]} vs {str(steady(b))[:300]}")
         if sp.get("shrunk") and sp["shrunk"]["from_test"] not in public:
             bad.append(f"{sp['id']}: shrunk from a test not public")
-    if len(student["problems"]) != len(shown["problems"]) or abs(student["score"] - shown["score"]) > EPS + total_slack:
-        bad.append(f"total {student['score']} vs {shown['score']}")
+    if len(student["problems"]) != len(shown["problems"]) or \
+            not shown["score"] - total_unrun - total_slack - EPS <= student["score"] <= shown["score"] + total_slack + EPS:
+        bad.append(f"total {student['score']} vs {shown['score']} ({total_unrun} points not run)")
     c.check(not bad, "the student's report: hidden groups as the instructor's counts, the same scores "
             "and smallest failing inputs (from public tests)",
             "; ".join(bad[:4]))

@@ -326,6 +326,22 @@ for fx in "$FIXTURES"/*/; do
 	tally "$TMP/fx-$name.checks"
 done
 
+# ---- --all-tests: a student's run with every test, as the instructor's view runs them (issue 31) ----
+if selected typical-mistakes; then
+	grade all-tests "$TMP/sub/typical-mistakes" --only p1,p4_dp --no-growth --all-tests
+	check "--all-tests: no test left out after failures in a row, the instructor's score (exit $(rc all-tests))" \
+		python3 -c '
+import json, sys
+a, shown = (json.load(open(p)) for p in sys.argv[1:3])
+text = open(sys.argv[3]).read()
+summed = lambda p: {g["name"] for g in p["groups"] if g["scoring"] == "sum"}
+sys.exit(not (a["show_hidden"] is False
+              and all(t["verdict"] != "skipped" for p in a["problems"] for t in p["tests"] if t["group"] in summed(p))
+              and all(g["skipped"] == 0 for p in a["problems"] for g in p["groups"] if g["scoring"] == "sum")
+              and abs(a["score"] - shown["score"]) < 1e-6 and "--all-tests runs" not in text and "(up to " not in text))
+' "$TMP/all-tests.json" "$TMP/fx-typical-mistakes.shown.json" "$TMP/all-tests.txt"
+fi
+
 # ---- a link error comes before the compile's warnings (issue 31) ----
 if selected link-error; then
 	check "link-error: the linker's 'undefined reference' line comes before the compile's warning" awk '

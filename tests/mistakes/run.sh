@@ -5,6 +5,7 @@
 # and checks the report against <name>/EXPECTED with tests/integration/expect.py.
 # Reference answers are cached in a private temporary directory (started from
 # the run's seed: tests/lib.sh seed_cache).
+# MISTAKES="p2-int py-p4-greedy" grades only those.
 # Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -35,6 +36,7 @@ for dir in tests/mistakes/*/; do
 	dir=${dir%/}
 	name=$(basename "$dir")
 	[ -f "$dir/EXPECTED" ] || continue
+	case " ${MISTAKES:-$name} " in *" $name "*) ;; *) continue ;; esac # MISTAKES="a b": only these
 	sub="$TMP/sub/$name"
 	mkdir -p "$sub"
 	for f in "$dir"/*.c "$dir"/*.py; do
