@@ -41,7 +41,9 @@ done
 [ -d "$cache" ] && set -- "$@" --cache "$cache"
 [ -n "${COMBGRADER_ONLY:-}" ] && set -- "$@" --only "$COMBGRADER_ONLY"
 rm -f "$results"
-"$grader" "$@" --format prairielearn:"$results" --format text "$work"
+# the grade that counts: every test runs (a student's own run would leave out the rest of a group after
+# 3 failures in a row of one kind: README, --all-tests)
+"$grader" "$@" --all-tests --format prairielearn:"$results" --format text "$work"
 rc=$?
 # 0: all correct, 1: some test failed - results.json is complete either way;
 # 3: some test could not be judged - results.json says so.  Anything else
