@@ -109,19 +109,19 @@ unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
 	@echo "== tests/unit/handler_calls.sh"
 	@PYTHON_CFLAGS='$(PY_CFLAGS)' sh tests/unit/handler_calls.sh
 
-# Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build; then
-# the suites again as a normal user, with and without user namespaces, each pass
-# with the checks whose outcome can differ at its level (tools/run-unprivileged.sh).
-# Each suite's wall-clock and CPU time is printed again at the end (tools/suite-times.sh), so the
-# test-time budget (30 minutes, docs/performance.md) shows in every CI log.
-# The reference answers of problems/ are computed once, into build/test-seed, for both scripts
+# Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build, and
+# beside them, in a second lane, the suites again as a normal user, with and
+# without user namespaces, each pass with the checks whose outcome can differ
+# at its level (tools/run-lanes.sh: tools/run-suites.sh and
+# tools/run-unprivileged.sh side by side).  Each suite's wall-clock and CPU
+# time is printed at the end, and the whole run's, so the test-time budget
+# (30 minutes, docs/testing.md) shows in every CI log.  The reference answers
+# of problems/ are computed once, into build/test-seed, for both lanes
 # (tools/seed-cache.sh, removed afterwards).
 test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests po-check fuzz-build
-	@rm -rf build/suite-times.txt build/test-seed; rc=0; \
-	export TEST_SEED_CACHE=$(CURDIR)/build/test-seed; \
-	SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-suites.sh || rc=1; \
-	[ $$rc -ne 0 ] || SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-unprivileged.sh || rc=1; \
-	tools/suite-times.sh build/suite-times.txt; rm -rf build/test-seed; exit $$rc
+	@rm -rf build/test-seed; \
+	TEST_SEED_CACHE=$(CURDIR)/build/test-seed SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-lanes.sh; \
+	rc=$$?; rm -rf build/test-seed; exit $$rc
 
 # The Korean catalogue (docs/i18n.md): msgfmt's statistics, then every
 # student-facing string of the sources (xgettext) has a translation in each po/*.po.
