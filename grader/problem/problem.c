@@ -937,7 +937,7 @@ static void name_cases(struct problem *p)
 
 /* The top-level keys of a problem file, in this order in v[]. */
 enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_MUTANTS, K_GROWTH,
-       K_COUNT };
+       K_STATEMENT, K_COUNT };
 
 static int load_functions(struct loader *ld, yaml_node_t *list)
 {
@@ -1258,6 +1258,8 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 		return fail(ld, lv[2] ? lv[2] : v[K_LIMITS], "cpu_floor_ms only applies with cpu_factor (relative limits)");
 	if (v[K_EQUIVALENT] && get_string(ld, v[K_EQUIVALENT], "equivalent_to", &p->equivalent_to) < 0)
 		return -1;
+	if (v[K_STATEMENT] && get_string(ld, v[K_STATEMENT], "statement", &p->statement) < 0)
+		return -1;
 	if (v[K_GROWTH] && load_growth(ld, v[K_GROWTH]) < 0)
 		return -1;
 	if (!p->limits.cpu_ms && !p->limits.cpu_factor)
@@ -1337,7 +1339,7 @@ static int list_languages(struct loader *ld, yaml_node_t **v, const struct langu
 static int load_document(struct loader *ld, yaml_node_t *root)
 {
 	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
-					    "equivalent_to", "languages", "equivalent_mutants", "growth", NULL };
+					    "equivalent_to", "languages", "equivalent_mutants", "growth", "statement", NULL };
 	yaml_node_t *v[K_COUNT], *nodes[8], *lang_keys[8];
 	const struct language *langs[8];
 	struct problem *p = ld->p;
@@ -1473,6 +1475,7 @@ void problem_release(struct problem *p)
 	free(p->variants);
 	free(p->id);
 	free(p->title);
+	free(p->statement);
 	free(p->source);
 	free(p->path);
 	free(p->equivalent_to);

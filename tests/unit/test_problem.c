@@ -433,12 +433,13 @@ static void test_minimal_defaults(void **state)
 
 /* ---- growth: (good/growth.yaml; the numbers are the file's) ---- */
 
-/* long long arrays (issue 33) */
+/* long long arrays (issue 33) and the statement key */
 static void test_long_array(void **state)
 {
 	struct problem p;
 	(void)state;
 	load_good(&p, "good/long_array.yaml");
+	assert_string_equal(p.statement, "The XOR of the piles.\nTwo lines.\n");
 	assert_int_equal(p.funcs[0].input_types[0], VT_LONG_ARRAY);
 	assert_int_equal(p.ncases, 8);
 	assert_int_equal(p.cases[0].args[0].type, VT_LONG_ARRAY);
