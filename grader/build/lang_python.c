@@ -90,6 +90,8 @@ static char type_letter(enum value_type t)
 		return 'l';
 	case VT_INT_ARRAY:
 		return 'a';
+	case VT_LONG_ARRAY:
+		return 'A';
 	}
 	return 'l';
 }

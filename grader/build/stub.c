@@ -30,8 +30,8 @@ void stub_generate(struct strbuf *sb, const struct problem *p)
 				strbuf_addstr(sb, ", ");
 			if (prm->is_length)
 				strbuf_addf(sb, "a[%d].len", in - 1);
-			else if (prm->type == VT_INT_ARRAY)
-				strbuf_addf(sb, "(%s)a[%d].arr", signature_ctype(VT_INT_ARRAY, prm->is_const), in++);
+			else if (value_type_is_array(prm->type))
+				strbuf_addf(sb, "(%s)a[%d].arr", signature_ctype(prm->type, prm->is_const), in++);
 			else
 				strbuf_addf(sb, "(%s)a[%d].i", signature_ctype(prm->type, false), in++);
 		}

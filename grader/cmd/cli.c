@@ -31,6 +31,8 @@ static const char usage_text[] =
 	"       grader merge OUTDIR... -o MERGED           merge the outputs of batch shards\n"
 	"       grader pack OUTDIR                         the student pack's problem files: hidden groups\n"
 	"                                                  removed, public answers written out (make student-pack)\n"
+	"       grader skeleton OUTDIR                     the students' starting files from the problem files:\n"
+	"                                                  C and Python skeletons, the guide's table (problems.md)\n"
 	"       grader mutate [--format text|json] [options]   mutation analysis of the reference: how many\n"
 	"                                                  wrong versions do the tests catch (-j: mutants at\n"
 	"                                                  a time; exit 1 when one survives unlisted)\n"

@@ -107,6 +107,7 @@ int cmd_selftest(struct cli *cli);
 int cmd_batch(struct cli *cli);
 int cmd_merge(struct cli *cli);
 int cmd_pack(struct cli *cli);
+int cmd_skeleton(struct cli *cli);
 int cmd_mutate(struct cli *cli);
 
 #endif

@@ -216,6 +216,7 @@ static const struct command {
 	{ "batch", cmd_batch, CLI_OPT_RESUME | CLI_OPT_SHARD | CLI_OPT_LAYOUT | CLI_OPT_ASSIGNMENT | CLI_OPT_POLICY | CLI_OPT_REGRADE, true },
 	{ "merge", cmd_merge, 0, false },
 	{ "pack", cmd_pack, 0, true },
+	{ "skeleton", cmd_skeleton, 0, true },
 	{ "mutate", cmd_mutate, 0, true },
 	{ NULL, NULL, 0, false },
 };

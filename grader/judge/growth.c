@@ -292,11 +292,11 @@ static void encode_inputs(const struct problem *p, long long n, struct strbuf *e
 
 	for (int a = 0; a < sig->ninputs; a++) {
 		struct value v = { sig->input_types[a], 0, NULL, 0 };
-		if (v.type == VT_INT_ARRAY) {
+		if (value_type_is_array(v.type)) {
 			v.len = (size_t)n;
-			v.arr = xcalloc(v.len + 1, sizeof(int));
+			v.arr = xcalloc(v.len + 1, sizeof(*v.arr));
 			for (size_t i = 0; i < v.len; i++)
-				v.arr[i] = (int)(gs->lo + (long long)(rng_next(&state) % span));
+				v.arr[i] = (gs->lo + (long long)(rng_next(&state) % span));
 		} else if (a == gs->size_arg) {
 			v.i = n;
 		} else {

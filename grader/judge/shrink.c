@@ -119,7 +119,7 @@ static enum cand cand_length(const struct shrinker *s, const struct value *cur, 
 {
 	for (int a = 0; a < s->nargs; a++) {
 		size_t n = cur[a].len, c = (n + 1) / 2;
-		if (!s->gen[a].generated || cur[a].type != VT_INT_ARRAY || !n)
+		if (!s->gen[a].generated || !value_type_is_array(cur[a].type) || !n)
 			continue;
 		if (s->resume[PASS_LENGTHS] && (size_t)s->resume[PASS_LENGTHS] < c)
 			c = (size_t)s->resume[PASS_LENGTHS];
@@ -137,7 +137,7 @@ static enum cand cand_length(const struct shrinker *s, const struct value *cur, 
 			if ((long long)(n - (to - from)) < s->gen[a].len_lo)
 				return CAND_SKIP;
 			*out = args_copy(cur, s->nargs);
-			memmove(&(*out)[a].arr[from], &(*out)[a].arr[to], (n - to) * sizeof(int));
+			memmove(&(*out)[a].arr[from], &(*out)[a].arr[to], (n - to) * sizeof(*cur[a].arr));
 			(*out)[a].len = n - (to - from);
 			*pos = (long long)c;
 			return CAND_OK;
@@ -153,7 +153,7 @@ static enum cand cand_integer(const struct shrinker *s, const struct value *cur,
 	for (int a = (int)s->resume[PASS_INTEGERS]; a < s->nargs; a++) {
 		long long t, x;
 		int n;
-		if (!s->gen[a].generated || cur[a].type == VT_INT_ARRAY)
+		if (!s->gen[a].generated || value_type_is_array(cur[a].type))
 			continue;
 		t = target(s->gen[a].lo, s->gen[a].hi);
 		n = ladder_len(cur[a].i, t);
@@ -177,7 +177,7 @@ static enum cand cand_element(const struct shrinker *s, const struct value *cur,
 	long long flat = 0; /* elements of all generated rows, counted in order */
 	for (int a = 0; a < s->nargs; a++) {
 		long long t;
-		if (!s->gen[a].generated || cur[a].type != VT_INT_ARRAY)
+		if (!s->gen[a].generated || !value_type_is_array(cur[a].type))
 			continue;
 		t = target(s->gen[a].lo, s->gen[a].hi);
 		for (size_t e = 0; e < cur[a].len; e++, flat++) {
@@ -192,7 +192,7 @@ static enum cand cand_element(const struct shrinker *s, const struct value *cur,
 			}
 			ladder(cur[a].arr[e], t, index, &x);
 			*out = args_copy(cur, s->nargs);
-			(*out)[a].arr[e] = (int)x;
+			(*out)[a].arr[e] = x;
 			*pos = flat;
 			return CAND_OK;
 		}
@@ -447,10 +447,12 @@ static void case_size(const struct problem *p, const struct test_case *tc, unsig
 		const struct value *v = &tc->args[a];
 		if (!tc->gen[a].generated)
 			continue;
-		if (v->type == VT_INT_ARRAY) {
+		if (value_type_is_array(v->type)) {
 			size[0] += v->len;
+			/* |x| without llabs(LLONG_MIN)'s overflow */
 			for (size_t e = 0; e < v->len; e++)
-				size[1] += (unsigned long long)llabs((long long)v->arr[e]);
+				size[1] += v->arr[e] < 0 ? 0ULL - (unsigned long long)v->arr[e]
+							 : (unsigned long long)v->arr[e];
 		} else {
 			size[1] += v->i < 0 ? 0ULL - (unsigned long long)v->i : (unsigned long long)v->i;
 		}
@@ -531,7 +533,7 @@ static char *describe(const struct problem *p, const struct test_case *tc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
-		if (tc->args[a].type == VT_INT_ARRAY && tc->gen[a].generated) {
+		if (value_type_is_array(tc->args[a].type) && tc->gen[a].generated) {
 			strbuf_addf(&sb, P_("a failing row of %zu value", "a failing row of %zu values", tc->args[a].len),
 				    tc->args[a].len);
 			return strbuf_detach(&sb);

@@ -218,7 +218,7 @@ static const struct param *array_param(const struct signature *sig, uint32_t arg
 			continue;
 		if (input++ != arg)
 			continue;
-		if (sig->params[i].type != VT_INT_ARRAY || i + 1 >= sig->nparams || !sig->params[i + 1].is_length)
+		if (!value_type_is_array(sig->params[i].type) || i + 1 >= sig->nparams || !sig->params[i + 1].is_length)
 			return NULL;
 		*length = &sig->params[i + 1];
 		return &sig->params[i];

@@ -133,10 +133,10 @@ static void number(struct emitter *x, double d)
 
 static void value(struct emitter *x, const struct value *v)
 {
-	if (v->type == VT_INT_ARRAY) {
+	if (value_type_is_array(v->type)) {
 		sequence_start(x, true);
 		for (size_t k = 0; k < v->len; k++)
-			scalarf(x, "%d", v->arr[k]);
+			scalarf(x, "%lld", v->arr[k]);
 		sequence_end(x);
 	} else if (v->type == VT_BOOL) {
 		scalar(x, v->i ? "true" : "false", true);

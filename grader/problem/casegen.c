@@ -212,7 +212,7 @@ static long long expr_eval(const struct expr *e, const struct value *args)
 			const struct value *a = &args[o->arg];
 			if (top == 64)
 				return 0; /* the parser's depth limit keeps the stack far below */
-			stack[top++] = o->kind == EX_NUM ? o->v : a->type == VT_INT_ARRAY ? (long long)a->len : a->i;
+			stack[top++] = o->kind == EX_NUM ? o->v : value_type_is_array(a->type) ? (long long)a->len : a->i;
 		} else if (o->kind == EX_NEG) {
 			stack[top - 1] = sat(-(__int128)stack[top - 1]);
 		} else {
@@ -319,8 +319,9 @@ static void span_of(const struct case_spec *spec, const struct expr *e, long lon
 
 static void type_span(enum value_type t, long long *lo, long long *hi)
 {
-	*lo = t == VT_BOOL ? 0 : t == VT_INT ? INT_MIN : LLONG_MIN;
-	*hi = t == VT_BOOL ? 1 : t == VT_INT ? INT_MAX : LLONG_MAX;
+	/* an int array's elements are ints */
+	*lo = t == VT_BOOL ? 0 : t == VT_INT || t == VT_INT_ARRAY ? INT_MIN : LLONG_MIN;
+	*hi = t == VT_BOOL ? 1 : t == VT_INT || t == VT_INT_ARRAY ? INT_MAX : LLONG_MAX;
 }
 
 static long long clamp(long long v, long long lo, long long hi)
@@ -352,7 +353,7 @@ static void arg_span(const struct case_spec *spec, int i, long long *lo, long lo
 	const struct arg_spec *a = &spec->args[i];
 	long long tlo, thi, l1, h1, l2, h2;
 	if (a->kind == ARG_LITERAL) {
-		*lo = *hi = a->type == VT_INT_ARRAY ? (long long)a->literal.len : a->literal.i;
+		*lo = *hi = value_type_is_array(a->type) ? (long long)a->literal.len : a->literal.i;
 		return;
 	}
 	if (a->kind == ARG_RANDOM_ARRAY) {
@@ -434,24 +435,24 @@ size_t case_spec_ntests(const struct case_spec *spec)
 	return n;
 }
 
-static int compare_ints(const void *a, const void *b)
+static int compare_elements(const void *a, const void *b)
 {
-	int x = *(const int *)a, y = *(const int *)b;
+	long long x = *(const long long *)a, y = *(const long long *)b;
 	return (x > y) - (x < y);
 }
 
 /* n distinct values of [lo, hi] (span values, n <= span), in the order drawn */
-static void draw_distinct(int *out, size_t n, long long lo, long long hi, uint64_t *state)
+static void draw_distinct(long long *out, size_t n, long long lo, long long hi, uint64_t *state)
 {
 	unsigned long long span = (unsigned long long)hi - (unsigned long long)lo + 1ULL;
 	if (span <= 4ULL * n) {
 		/* partial Fisher-Yates over the whole span */
-		int *all = xcalloc((size_t)span + 1, sizeof(int));
+		long long *all = xcalloc((size_t)span + 1, sizeof(*all));
 		for (unsigned long long v = 0; v < span; v++)
-			all[v] = (int)(lo + (long long)v);
+			all[v] = lo + (long long)v;
 		for (size_t e = 0; e < n; e++) {
 			size_t j = e + (size_t)rng_range(state, 0, (long long)(span - 1 - e));
-			int t = all[e];
+			long long t = all[e];
 			all[e] = all[j];
 			all[j] = t;
 			out[e] = all[e];
@@ -474,31 +475,32 @@ static void draw_distinct(int *out, size_t n, long long lo, long long hi, uint64
 			continue;
 		used[h] = true;
 		set[h] = v;
-		out[e++] = (int)v;
+		out[e++] = v;
 	}
 	free(set);
 	free(used);
 }
 
 /* the last element completes the XOR; see casegen.h for the fallback */
-static void complete_xor(int *arr, size_t len, long long lo, long long hi, long long want, uint64_t *state)
+static void complete_xor(long long *arr, size_t len, long long lo, long long hi, long long want, uint64_t *state)
 {
 	if (!len)
 		return;
 	for (int attempt = 0; attempt < 64; attempt++) {
-		unsigned x = (unsigned)want;
+		/* the values are at least 0 (the loader checks): the XOR of int elements stays an int */
+		unsigned long long x = (unsigned long long)want;
 		for (size_t e = 0; e + 1 < len; e++)
-			x ^= (unsigned)arr[e];
-		if ((long long)x <= hi && (long long)x >= lo) {
-			arr[len - 1] = (int)x;
+			x ^= (unsigned long long)arr[e];
+		if (x <= (unsigned long long)LLONG_MAX && (long long)x <= hi && (long long)x >= lo) {
+			arr[len - 1] = (long long)x;
 			return;
 		}
 		if (len < 2)
 			break;
-		arr[len - 2] = (int)rng_range(state, lo, hi);
+		arr[len - 2] = rng_range(state, lo, hi);
 	}
-	memset(arr, 0, len * sizeof(int));
-	arr[len - 1] = (int)want;
+	memset(arr, 0, len * sizeof(*arr));
+	arr[len - 1] = want;
 }
 
 /* a bound of argument spec s for this test: its constant or its expression, clamped */
@@ -535,24 +537,25 @@ static void generate_arg(struct value *a, const struct arg_spec *s, size_t *rest
 		a->i = rng_range(state, lo, hi < lo ? lo : hi);
 		break;
 	case ARG_RANDOM_ARRAY:
-		lo = bound(s->lo_e, s->lo, INT_MIN, INT_MAX, args);
-		hi = bound(s->hi_e, s->hi, INT_MIN, INT_MAX, args);
+		type_span(s->type, &tlo, &thi);
+		lo = bound(s->lo_e, s->lo, tlo, thi, args);
+		hi = bound(s->hi_e, s->hi, tlo, thi, args);
 		hi = hi < lo ? lo : hi;
 		len_lo = bound(s->len_lo_e, s->len_lo, 0, CASEGEN_MAX_LEN, args);
 		len_hi = bound(s->len_hi_e, s->len_hi, 0, CASEGEN_MAX_LEN, args);
 		a->len = (size_t)rng_range(state, len_lo, len_hi < len_lo ? len_lo : len_hi);
 		if (s->distinct && (unsigned long long)a->len > (unsigned long long)hi - (unsigned long long)lo + 1ULL)
 			a->len = (size_t)((unsigned long long)hi - (unsigned long long)lo + 1ULL);
-		a->arr = xcalloc(a->len + 1, sizeof(int));
+		a->arr = xcalloc(a->len + 1, sizeof(*a->arr));
 		if (s->distinct)
 			draw_distinct(a->arr, a->len, lo, hi, state);
 		else
 			for (size_t e = 0; e < a->len; e++)
-				a->arr[e] = (int)rng_range(state, lo, hi);
+				a->arr[e] = rng_range(state, lo, hi);
 		if (s->has_xor)
 			complete_xor(a->arr, a->len, lo, hi, s->xor_value, state);
 		if (s->sorted)
-			qsort(a->arr, a->len, sizeof(int), compare_ints);
+			qsort(a->arr, a->len, sizeof(*a->arr), compare_elements);
 		break;
 	}
 }

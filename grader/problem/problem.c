@@ -329,11 +329,17 @@ static int read_bound_pair(struct loader *ld, yaml_node_t *n, const char *what, 
 	return 0;
 }
 
+/* An array's elements' type; any other type's own */
+static enum value_type element_type(enum value_type t)
+{
+	return t == VT_INT_ARRAY ? VT_INT : t == VT_LONG_ARRAY ? VT_LONG : t;
+}
+
 static int check_fits(struct loader *ld, yaml_node_t *n, enum value_type t, long long v, const char *what)
 {
 	if (!value_fits(t, v))
 		return fail(ld, n, "%s %lld does not fit the parameter's type %s", what, v,
-			    t == VT_INT_ARRAY ? "int" : value_type_name(t));
+			    value_type_name(element_type(t)));
 	return 0;
 }
 
@@ -343,8 +349,8 @@ static int parse_array_arg(struct loader *ld, yaml_node_t *n, yaml_node_t *a, en
 	static const char *const akeys[] = { "length", "values", "sorted", "distinct", "xor", NULL };
 	yaml_node_t *av[5];
 	long long flag;
-	if (t != VT_INT_ARRAY)
-		return fail(ld, n, "array generates an int array; this parameter is %s", value_type_name(t));
+	if (!value_type_is_array(t))
+		return fail(ld, n, "array generates an array; this parameter is %s", value_type_name(t));
 	if (read_mapping(ld, a, "array", akeys, av) < 0 ||
 	    require(ld, a, av[0], "length", "array") < 0 ||
 	    require(ld, a, av[1], "values", "array") < 0)
@@ -364,8 +370,8 @@ static int parse_array_arg(struct loader *ld, yaml_node_t *n, yaml_node_t *a, en
 		return -1;
 	if ((!spec->len_lo_e && spec->len_lo < 0) || (!spec->len_hi_e && spec->len_hi > MAX_ARRAY_LEN))
 		return fail(ld, av[0], "array length must be between 0 and %d", MAX_ARRAY_LEN);
-	if ((!spec->lo_e && check_fits(ld, av[1], VT_INT, spec->lo, "value") < 0) ||
-	    (!spec->hi_e && check_fits(ld, av[1], VT_INT, spec->hi, "value") < 0))
+	if ((!spec->lo_e && check_fits(ld, av[1], t, spec->lo, "value") < 0) ||
+	    (!spec->hi_e && check_fits(ld, av[1], t, spec->hi, "value") < 0))
 		return -1;
 	if (av[2] && get_bool(ld, av[2], "sorted", &flag) < 0)
 		return -1;
@@ -411,7 +417,7 @@ static int parse_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struc
 		if (given != 1)
 			return fail(ld, n, "a generated argument takes exactly one of range, random, array");
 		if (v[0] || v[1]) {
-			if (t == VT_INT_ARRAY || t == VT_BOOL)
+			if (value_type_is_array(t) || t == VT_BOOL)
 				return fail(ld, n, "range and random generate integers; this parameter is %s",
 					    value_type_name(t));
 			spec->kind = v[0] ? ARG_RANGE : ARG_RANDOM;
@@ -429,20 +435,20 @@ static int parse_arg(struct loader *ld, yaml_node_t *n, enum value_type t, struc
 		return parse_array_arg(ld, n, v[2], t, spec);
 	}
 	spec->kind = ARG_LITERAL;
-	if (t == VT_INT_ARRAY) {
+	if (value_type_is_array(t)) {
 		size_t n_items;
-		if (expect_type(ld, n, YAML_SEQUENCE_NODE, "an int array argument") < 0)
+		if (expect_type(ld, n, YAML_SEQUENCE_NODE, "an array argument") < 0)
 			return -1;
 		n_items = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-		spec->literal.arr = xcalloc(n_items, sizeof(int));
+		spec->literal.arr = xcalloc(n_items + 1, sizeof(*spec->literal.arr));
 		spec->literal.len = n_items;
 		for (size_t k = 0; k < n_items; k++) {
 			yaml_node_t *item = yaml_document_get_node(&ld->doc, n->data.sequence.items.start[k]);
 			long long v;
 			if (get_integer(ld, item, "an array element", &v) < 0 ||
-			    check_fits(ld, item, VT_INT, v, "array element") < 0)
+			    check_fits(ld, item, t, v, "array element") < 0)
 				return -1;
-			spec->literal.arr[k] = (int)v;
+			spec->literal.arr[k] = v;
 		}
 		return 0;
 	}
@@ -648,7 +654,7 @@ static int count_array_ints(struct loader *ld, const struct case_spec *spec)
 			per_test += (unsigned long long)(hi < 0 ? 0 : hi > MAX_ARRAY_LEN ? MAX_ARRAY_LEN : hi);
 		} else if (a->kind == ARG_RANDOM_ARRAY)
 			per_test += (unsigned long long)a->len_hi;
-		else if (a->kind == ARG_LITERAL && a->type == VT_INT_ARRAY)
+		else if (a->kind == ARG_LITERAL && value_type_is_array(a->type))
 			per_test += a->literal.len;
 	}
 	/* per_test <= nargs x MAX_ARRAY_LEN (or the file's size), ntests <= 200 000: no overflow */
@@ -931,7 +937,7 @@ static void name_cases(struct problem *p)
 
 /* The top-level keys of a problem file, in this order in v[]. */
 enum { K_ID, K_TITLE, K_SOURCE, K_FUNCTIONS, K_LIMITS, K_GROUPS, K_EQUIVALENT, K_LANGUAGES, K_MUTANTS, K_GROWTH,
-       K_COUNT };
+       K_STATEMENT, K_COUNT };
 
 static int load_functions(struct loader *ld, yaml_node_t *list)
 {
@@ -948,8 +954,17 @@ static int load_functions(struct loader *ld, yaml_node_t *list)
 		yaml_node_t *f = yaml_document_get_node(&ld->doc, list->data.sequence.items.start[i]);
 		if (expect_type(ld, f, YAML_SCALAR_NODE, "a function signature") < 0)
 			return -1;
-		if (signature_parse(&p->funcs[i], scalar(f), &err) < 0) {
-			fail(ld, f, "bad signature '%s': %s", scalar(f), err.buf);
+		size_t where;
+		if (signature_parse_at(&p->funcs[i], scalar(f), &where, &err) < 0) {
+			/* at the word the error is about, where the scalar is one plain or quoted line */
+			size_t col = f->start_mark.column + 1;
+			if (f->start_mark.line == f->end_mark.line &&
+			    (f->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
+			     f->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+			     f->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE))
+				col += where + (f->data.scalar.style != YAML_PLAIN_SCALAR_STYLE);
+			strbuf_addf(ld->err, "%s:%zu:%zu: bad signature '%s': %s\n", ld->path, f->start_mark.line + 1, col,
+				    scalar(f), err.buf);
 			strbuf_release(&err);
 			return -1;
 		}
@@ -1142,7 +1157,7 @@ static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
 	s = scalar(n);
 	gs->by_length = !strcmp(s, "length");
 	if (gs->by_length) {
-		for (k = 0; k < sig->ninputs && sig->input_types[k] != VT_INT_ARRAY; k++)
+		for (k = 0; k < sig->ninputs && !value_type_is_array(sig->input_types[k]); k++)
 			;
 		if (k == sig->ninputs)
 			return fail(ld, n, "growth size 'length': %s takes no array", sig->name);
@@ -1153,7 +1168,7 @@ static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
 			return fail(ld, n, "growth size must be 'length' or 'arg K' (K from 1 to %d), not '%s'",
 				    sig->ninputs, s);
 		k = (int)v - 1;
-		if (sig->input_types[k] == VT_INT_ARRAY || sig->input_types[k] == VT_BOOL)
+		if (value_type_is_array(sig->input_types[k]) || sig->input_types[k] == VT_BOOL)
 			return fail(ld, n, "growth size '%s': that input is no integer (say 'length' for an array)", s);
 	}
 	gs->size_arg = k;
@@ -1243,6 +1258,8 @@ static int load_variant(struct loader *ld, yaml_node_t **v, const struct languag
 		return fail(ld, lv[2] ? lv[2] : v[K_LIMITS], "cpu_floor_ms only applies with cpu_factor (relative limits)");
 	if (v[K_EQUIVALENT] && get_string(ld, v[K_EQUIVALENT], "equivalent_to", &p->equivalent_to) < 0)
 		return -1;
+	if (v[K_STATEMENT] && get_string(ld, v[K_STATEMENT], "statement", &p->statement) < 0)
+		return -1;
 	if (v[K_GROWTH] && load_growth(ld, v[K_GROWTH]) < 0)
 		return -1;
 	if (!p->limits.cpu_ms && !p->limits.cpu_factor)
@@ -1322,7 +1339,7 @@ static int list_languages(struct loader *ld, yaml_node_t **v, const struct langu
 static int load_document(struct loader *ld, yaml_node_t *root)
 {
 	static const char *const keys[] = { "id", "title", "source", "functions", "limits", "groups",
-					    "equivalent_to", "languages", "equivalent_mutants", "growth", NULL };
+					    "equivalent_to", "languages", "equivalent_mutants", "growth", "statement", NULL };
 	yaml_node_t *v[K_COUNT], *nodes[8], *lang_keys[8];
 	const struct language *langs[8];
 	struct problem *p = ld->p;
@@ -1458,6 +1475,7 @@ void problem_release(struct problem *p)
 	free(p->variants);
 	free(p->id);
 	free(p->title);
+	free(p->statement);
 	free(p->source);
 	free(p->path);
 	free(p->equivalent_to);

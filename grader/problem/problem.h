@@ -108,6 +108,7 @@ struct growth_spec {
 struct problem {
 	char *id;                /* "p1" */
 	char *title;
+	char *statement;         /* statement: the task in a few lines, for the generated skeletons (skeleton.h); may be NULL */
 	char *source;            /* "p1.c", "p1.py": matched case-insensitively in a submission */
 	const struct language *lang;
 	char **calls;            /* per function: the name a test calls in this language (NULL: the C name) */

@@ -8,7 +8,11 @@
 /* A tiny tokenizer: identifiers and the punctuation ( ) , * [ ] */
 struct lexer {
 	const char *p;
+	const char *bad;   /* where the token an error is about starts, or NULL */
 };
+
+#define TYPES_THERE_ARE "the types are bool, int, long long, and the arrays const int * and const long long * " \
+	"(each followed by its int length)"
 
 static void skip_space(struct lexer *lx)
 {
@@ -50,13 +54,14 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 {
 	char tok[64];
 	int longs = 0, ints = 0, bools = 0;
-	const char *save;
-
+	const char *save, *start;
 	int stars = 0;
 
 	*is_const = false;
 	*is_pointer = false;
 	*name = NULL;
+	skip_space(lx);
+	start = lx->p;
 	for (;;) {
 		save = lx->p;
 		next_token(lx, tok);
@@ -78,7 +83,7 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 		}
 	}
 	if (stars > 1) {
-		strbuf_addstr(err, "pointers to pointers are not supported (use const int *)");
+		strbuf_addstr(err, "pointers to pointers are not supported (use const int * or const long long *)");
 		return -1;
 	}
 	if (bools && !longs && !ints)
@@ -91,7 +96,17 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 	else if (ints == 1 && !bools)
 		*type = VT_INT;
 	else {
-		strbuf_addf(err, "unsupported type near '%.20s' (use bool, int, long long or const int *)", save);
+		next_token(lx, tok);
+		lx->bad = lx->p - strlen(tok);
+		if (longs || ints || bools) {
+			/* known words in a combination that is no type: "int int", "bool int" */
+			lx->bad = start;
+			strbuf_addf(err, "'%.*s' is not a type: %s", (int)(lx->p - start), start, TYPES_THERE_ARE);
+		} else if (!tok[0] || !(isalpha((unsigned char)tok[0]) || tok[0] == '_')) {
+			strbuf_addf(err, "a type is missing before '%s': %s", tok, TYPES_THERE_ARE);
+		} else {
+			strbuf_addf(err, "unknown type '%s': %s", tok, TYPES_THERE_ARE);
+		}
 		return -1;
 	}
 	save = lx->p;
@@ -111,7 +126,7 @@ static int parse_typed_name(struct lexer *lx, enum value_type *type, bool *is_co
 				return -1;
 			}
 			if (*is_pointer) {
-				strbuf_addstr(err, "arrays of pointers are not supported (use const int *)");
+				strbuf_addstr(err, "arrays of pointers are not supported (use const int * or const long long *)");
 				return -1;
 			}
 			*is_pointer = true;
@@ -164,9 +179,9 @@ static int parse_param(struct lexer *lx, struct signature *sig, size_t *alloc, s
 		strbuf_addf(err, "parameter %d of '%s' needs a name", sig->nparams + 1, sig->name);
 		goto cleanup;
 	}
-	if (is_pointer && t != VT_INT) {
-		strbuf_addf(err, "parameter '%s': only int arrays are supported (the types are bool, int, long long "
-			    "and const int * followed by its int length)", name);
+	if (is_pointer && t != VT_INT && t != VT_LONG) {
+		strbuf_addf(err, "parameter '%s': an array of %s is not supported: %s", name, value_type_name(t),
+			    TYPES_THERE_ARE);
 		goto cleanup;
 	}
 	for (int j = 0; j < sig->nparams; j++)
@@ -183,7 +198,7 @@ static int parse_param(struct lexer *lx, struct signature *sig, size_t *alloc, s
 	memset(prm, 0, sizeof(*prm));
 	prm->name = name;
 	name = NULL;
-	prm->type = is_pointer ? VT_INT_ARRAY : t;
+	prm->type = !is_pointer ? t : t == VT_LONG ? VT_LONG_ARRAY : VT_INT_ARRAY;
 	prm->is_const = is_const;
 	ret = 0;
 cleanup:
@@ -259,7 +274,7 @@ static int bind_lengths(struct signature *sig, struct strbuf *err)
 {
 	sig->input_types = xcalloc((size_t)sig->nparams + 1, sizeof(*sig->input_types));
 	for (int i = 0; i < sig->nparams; i++) {
-		if (sig->params[i].type != VT_INT_ARRAY) {
+		if (!value_type_is_array(sig->params[i].type)) {
 			sig->input_types[sig->ninputs++] = sig->params[i].type;
 			continue;
 		}
@@ -269,7 +284,7 @@ static int bind_lengths(struct signature *sig, struct strbuf *err)
 			return -1;
 		}
 		sig->params[i + 1].is_length = true;
-		sig->input_types[sig->ninputs++] = VT_INT_ARRAY;
+		sig->input_types[sig->ninputs++] = sig->params[i].type;
 		i++;
 	}
 	return 0;
@@ -277,14 +292,24 @@ static int bind_lengths(struct signature *sig, struct strbuf *err)
 
 int signature_parse(struct signature *sig, const char *text, struct strbuf *err)
 {
-	struct lexer lx = { text };
+	return signature_parse_at(sig, text, NULL, err);
+}
+
+int signature_parse_at(struct signature *sig, const char *text, size_t *where, struct strbuf *err)
+{
+	struct lexer lx = { text, NULL };
 
 	memset(sig, 0, sizeof(*sig));
+	if (where)
+		*where = 0;
 	if (parse_return_and_name(&lx, sig, err) < 0 ||
 	    parse_param_list(&lx, sig, err) < 0 ||
 	    parse_end(&lx, err) < 0 ||
-	    bind_lengths(sig, err) < 0)
+	    bind_lengths(sig, err) < 0) {
+		if (where && lx.bad)
+			*where = (size_t)(lx.bad - text);
 		return -1;
+	}
 	return 0;
 }
 
@@ -302,6 +327,8 @@ const char *signature_ctype(enum value_type t, bool is_const)
 {
 	if (t == VT_INT_ARRAY)
 		return is_const ? "const int *" : "int *";
+	if (t == VT_LONG_ARRAY)
+		return is_const ? "const long long *" : "long long *";
 	return value_type_name(t);
 }
 

@@ -3,9 +3,10 @@
  * e.g. "long long f(const int *L, int n)".
  *
  * Supported return types: bool, int, long long (also "long", "_Bool").
- * Supported parameters: bool, int, long long, and an int array written as
- * "const int *L" or "int *L" or "const int L[]", which must be directly
- * followed by an int parameter that receives its length.  Test cases give
+ * Supported parameters: bool, int, long long, and an int or long long array
+ * written as "const int *L" or "int *L" or "const int L[]" (the same with
+ * long long), which must be directly followed by an int parameter that
+ * receives its length.  Test cases give
  * one argument per "input" parameter: the length parameter is filled in.
  */
 #ifndef GRADER_SIGNATURE_H
@@ -14,7 +15,7 @@
 #include "problem/value.h"
 
 struct param {
-	enum value_type type;  /* VT_INT_ARRAY for the pointer */
+	enum value_type type;  /* VT_INT_ARRAY or VT_LONG_ARRAY for the pointer */
 	char *name;
 	bool is_length;        /* an int that receives the previous array's length */
 	bool is_const;         /* the array was declared const */
@@ -35,11 +36,13 @@ struct signature {
  * after a failed parse.
  */
 int signature_parse(struct signature *sig, const char *text, struct strbuf *err);
+/* The same, and on an error about one token *where is its offset in text (else 0). */
+int signature_parse_at(struct signature *sig, const char *text, size_t *where, struct strbuf *err);
 void signature_release(struct signature *sig);
 
 /* The C declaration, e.g. "long long f(const int *L, int n)". */
 void signature_format(struct strbuf *sb, const struct signature *sig);
-/* The C spelling of a type: "bool", "int", "long long", "const int *". */
+/* The C spelling of a type: "bool", "int", "long long", "const int *", "const long long *". */
 const char *signature_ctype(enum value_type t, bool is_const);
 
 #endif

@@ -15,10 +15,10 @@ void value_release(struct value *v)
 void value_copy(struct value *dst, const struct value *src)
 {
 	*dst = *src;
-	if (src->type == VT_INT_ARRAY) {
-		dst->arr = xmalloc(src->len * sizeof(int));
+	if (value_type_is_array(src->type)) {
+		dst->arr = xmalloc(src->len * sizeof(*src->arr));
 		if (src->len)
-			memcpy(dst->arr, src->arr, src->len * sizeof(int));
+			memcpy(dst->arr, src->arr, src->len * sizeof(*src->arr));
 	}
 }
 
@@ -26,9 +26,9 @@ bool value_equal(const struct value *a, const struct value *b)
 {
 	if (a->type != b->type)
 		return false;
-	if (a->type != VT_INT_ARRAY)
+	if (!value_type_is_array(a->type))
 		return a->i == b->i;
-	return a->len == b->len && (!a->len || !memcmp(a->arr, b->arr, a->len * sizeof(int)));
+	return a->len == b->len && (!a->len || !memcmp(a->arr, b->arr, a->len * sizeof(*a->arr)));
 }
 
 const char *value_type_name(enum value_type t)
@@ -42,8 +42,15 @@ const char *value_type_name(enum value_type t)
 		return "long long";
 	case VT_INT_ARRAY:
 		return "int array";
+	case VT_LONG_ARRAY:
+		return "long long array";
 	}
 	return "?";
+}
+
+bool value_type_is_array(enum value_type t)
+{
+	return t == VT_INT_ARRAY || t == VT_LONG_ARRAY;
 }
 
 bool value_fits(enum value_type t, long long i)
@@ -55,6 +62,7 @@ bool value_fits(enum value_type t, long long i)
 	case VT_INT_ARRAY:
 		return i >= INT_MIN && i <= INT_MAX;
 	case VT_LONG:
+	case VT_LONG_ARRAY:
 		return true;
 	}
 	return false;
@@ -70,7 +78,7 @@ void answer_format(struct strbuf *sb, enum value_type ret, long long answer)
 
 void value_format(struct strbuf *sb, const struct value *v, size_t max_items)
 {
-	if (v->type != VT_INT_ARRAY) {
+	if (!value_type_is_array(v->type)) {
 		answer_format(sb, v->type, v->i);
 		return;
 	}
@@ -80,7 +88,7 @@ void value_format(struct strbuf *sb, const struct value *v, size_t max_items)
 			strbuf_addf(sb, "%s... (%zu values)", k ? ", " : "", v->len);
 			break;
 		}
-		strbuf_addf(sb, k ? ", %d" : "%d", v->arr[k]);
+		strbuf_addf(sb, k ? ", %lld" : "%lld", v->arr[k]);
 	}
 	strbuf_addch(sb, ']');
 }
@@ -92,7 +100,19 @@ void value_encode(struct strbuf *sb, const struct value *v)
 	if (v->type == VT_INT_ARRAY) {
 		uint32_t n = (uint32_t)v->len;
 		strbuf_add(sb, &n, sizeof(n));
-		strbuf_add(sb, v->arr, v->len * sizeof(int));
+		strbuf_grow(sb, v->len * sizeof(int32_t));
+		for (size_t k = 0; k < v->len; k++) {
+			int32_t e = (int32_t)v->arr[k];
+			strbuf_add(sb, &e, sizeof(e));
+		}
+	} else if (v->type == VT_LONG_ARRAY) {
+		uint32_t n = (uint32_t)v->len;
+		strbuf_add(sb, &n, sizeof(n));
+		strbuf_grow(sb, v->len * sizeof(int64_t));
+		for (size_t k = 0; k < v->len; k++) {
+			int64_t e = v->arr[k];
+			strbuf_add(sb, &e, sizeof(e));
+		}
 	} else {
 		int64_t i = v->i;
 		strbuf_add(sb, &i, sizeof(i));

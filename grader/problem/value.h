@@ -18,13 +18,14 @@ enum value_type {
 	VT_INT,       /* C int */
 	VT_LONG,      /* C long long */
 	VT_INT_ARRAY, /* const int * followed by an int length */
+	VT_LONG_ARRAY,/* const long long * followed by an int length */
 };
 
 struct value {
 	enum value_type type;
 	long long i;   /* VT_BOOL (0/1), VT_INT, VT_LONG */
-	int *arr;      /* VT_INT_ARRAY, owned */
-	size_t len;    /* VT_INT_ARRAY */
+	long long *arr;/* an array (VT_INT_ARRAY: each element fits an int), owned */
+	size_t len;    /* an array's length */
 };
 
 void value_release(struct value *v);
@@ -32,8 +33,10 @@ void value_copy(struct value *dst, const struct value *src);
 /* Same type, same integer or same array elements. */
 bool value_equal(const struct value *a, const struct value *b);
 const char *value_type_name(enum value_type t);
+/* Is t an array type (a pointer followed by its length in C, a list in Python)? */
+bool value_type_is_array(enum value_type t);
 
-/* Does the integer fit the C type?  (bool accepts only 0 and 1.) */
+/* Does the integer fit the C type (an array's: its elements')?  (bool accepts only 0 and 1.) */
 bool value_fits(enum value_type t, long long i);
 
 /*
@@ -42,7 +45,8 @@ bool value_fits(enum value_type t, long long i);
  */
 void value_format(struct strbuf *sb, const struct value *v, size_t max_items);
 
-/* Wire encoding (little-endian host order; grader and runner share a host). */
+/* Wire encoding (little-endian host order; grader and runner share a host): an int array's elements as
+ * 32-bit, a long long array's as 64-bit integers. */
 void value_encode(struct strbuf *sb, const struct value *v);
 
 /* Answers are always returned as a 64-bit integer; compare one against the expected value. */

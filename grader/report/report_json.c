@@ -198,7 +198,7 @@ static json_t *value_json(const struct value *v)
 	json_t *a;
 	if (v->type == VT_BOOL)
 		return json_boolean(v->i);
-	if (v->type != VT_INT_ARRAY)
+	if (!value_type_is_array(v->type))
 		return json_integer(v->i);
 	a = json_array();
 	for (size_t e = 0; e < v->len; e++)

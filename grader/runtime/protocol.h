@@ -51,7 +51,7 @@
 #define GR_MAX_REQUEST (64u << 20)
 
 /* kinds of encoded values (same numbers as the grader's enum value_type) */
-enum { GR_BOOL = 0, GR_INT = 1, GR_LONG = 2, GR_INT_ARRAY = 3 };
+enum { GR_BOOL = 0, GR_INT = 1, GR_LONG = 2, GR_INT_ARRAY = 3, GR_LONG_ARRAY = 4 };
 
 /* How the code that runs before the tests ended (the hello's load_kind). */
 enum gr_load_kind {
@@ -171,7 +171,7 @@ struct gr_answer {
 /* one decoded argument */
 struct gr_arg {
 	long long i;
-	const int *arr;
+	const void *arr;      /* GR_INT_ARRAY: ints, GR_LONG_ARRAY: long longs */
 	int len;
 };
 

@@ -411,7 +411,12 @@ static PyObject *to_python(char kind, const struct gr_arg *a)
 	case 'a':
 		list = PyList_New(a->len);
 		for (int k = 0; list && k < a->len; k++)
-			PyList_SET_ITEM(list, k, PyLong_FromLong(a->arr[k]));
+			PyList_SET_ITEM(list, k, PyLong_FromLong(((const int *)a->arr)[k]));
+		return list;
+	case 'A':
+		list = PyList_New(a->len);
+		for (int k = 0; list && k < a->len; k++)
+			PyList_SET_ITEM(list, k, PyLong_FromLongLong(((const long long *)a->arr)[k]));
 		return list;
 	default:
 		return PyLong_FromLongLong(a->i);
@@ -523,7 +528,7 @@ static int parse_function(const char *spec, int i)
 	if (!c1 || !c2 || c2 != c1 + 2 || !strchr("bil", c1[1]))
 		return -1;
 	nargs = strlen(c2 + 1);
-	if (nargs > MAX_ARGS || strspn(c2 + 1, "bila") != nargs)
+	if (nargs > MAX_ARGS || strspn(c2 + 1, "bilaA") != nargs)
 		return -1;
 	table[i].name = strndup(spec, (size_t)(c1 - spec));
 	table[i].call = call;

@@ -380,8 +380,9 @@ static void (*const gr_preinit_entry)(int, char **, char **) = gr_preinit;
 
 struct gr_guard {
 	uintptr_t page;       /* the inaccessible page right after the array */
-	const int *arr;
+	const void *arr;
 	uint32_t len;
+	uint32_t esize;       /* the size of an element: int or long long */
 	uint32_t arg;         /* the argument's position among the decoded arguments */
 };
 
@@ -416,7 +417,7 @@ static int gr_report_bounds(uintptr_t addr, const void *ctx)
 		if (addr >= g->page && addr < g->page + GR_PAGE) {
 			struct gr_answer a = { GR_MAGIC_BOUNDS,
 					       (int32_t)(g->arg | (gr_fault_was_write(ctx) ? GR_BOUNDS_WRITE : 0u)),
-					       (int64_t)((addr - (uintptr_t)g->arr) / sizeof(int)), g->len, 0 };
+					       (int64_t)((addr - (uintptr_t)g->arr) / g->esize), g->len, 0 };
 			gr_raw_write_full(gr_case.answer_fd, &a, sizeof(a));
 			return 1;
 		}
@@ -658,10 +659,10 @@ static unsigned char *gr_pages_reserve(struct gr_pages *p, size_t need)
 	return p->base;
 }
 
-/* An array of len ints: the pages it fills, plus its guard page. */
-static size_t gr_array_span(uint32_t len)
+/* An array of len elements of esize bytes: the pages it fills, plus its guard page. */
+static size_t gr_array_span(uint32_t len, size_t esize)
 {
-	return gr_page_round((size_t)len * sizeof(int)) + GR_PAGE;
+	return gr_page_round((size_t)len * esize) + GR_PAGE;
 }
 
 /*
@@ -689,29 +690,31 @@ static int gr_decode(const unsigned char *buf, size_t size, struct gr_arg *args,
 		int n = 0;
 		while (pos < size && n < max) {
 			unsigned char kind = buf[pos++];
-			if (kind == GR_INT_ARRAY) {
+			if (kind == GR_INT_ARRAY || kind == GR_LONG_ARRAY) {
+				size_t esize = kind == GR_INT_ARRAY ? sizeof(int) : sizeof(long long);
 				uint32_t len;
 				if (pos + 4 > size)
 					return -1;
 				memcpy(&len, buf + pos, 4);
 				pos += 4;
-				if ((size - pos) / sizeof(int) < len)
+				if ((size - pos) / esize < len)
 					return -1;
 				if (pass == 0)
-					need += gr_array_span(len);
+					need += gr_array_span(len, esize);
 				else {
-					size_t bytes = (size_t)len * sizeof(int);
-					unsigned char *guard = pages + used + gr_array_span(len) - GR_PAGE;
+					/* page-aligned guard: the copy is aligned for either element type */
+					size_t bytes = (size_t)len * esize;
+					unsigned char *guard = pages + used + gr_array_span(len, esize) - GR_PAGE;
 					memcpy(guard - bytes, buf + pos, bytes);
-					args[n].arr = (const int *)(void *)(guard - bytes);
+					args[n].arr = guard - bytes;
 					args[n].len = (int)len;
 					args[n].i = len;
 					if (gr_nguards < GR_MAX_GUARDS)
 						gr_guards[gr_nguards++] = (struct gr_guard){ (uintptr_t)guard, args[n].arr, len,
-											(uint32_t)n };
-					used += gr_array_span(len);
+											(uint32_t)esize, (uint32_t)n };
+					used += gr_array_span(len, esize);
 				}
-				pos += (size_t)len * sizeof(int);
+				pos += (size_t)len * esize;
 			} else {
 				int64_t v;
 				if (pos + 8 > size)

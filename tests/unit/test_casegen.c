@@ -41,12 +41,12 @@ static struct arg_spec literal(enum value_type t, long long v)
 }
 
 /* The spec owns the array: a copy of v. */
-static struct arg_spec literal_array(const int *v, size_t n)
+static struct arg_spec literal_array(const long long *v, size_t n)
 {
 	struct arg_spec a = { .kind = ARG_LITERAL, .type = VT_INT_ARRAY };
 	a.literal.type = VT_INT_ARRAY;
-	a.literal.arr = xcalloc(n + 1, sizeof(int));
-	memcpy(a.literal.arr, v, n * sizeof(int));
+	a.literal.arr = xcalloc(n + 1, sizeof(*a.literal.arr));
+	memcpy(a.literal.arr, v, n * sizeof(*a.literal.arr));
 	a.literal.len = n;
 	return a;
 }
@@ -128,7 +128,7 @@ static void assert_same_value(const struct value *x, const struct value *y)
 		fail_msg("values differ: %lld and %lld", x->i, y->i);
 	assert_int_equal(x->len, y->len);
 	if (x->len)
-		assert_memory_equal(x->arr, y->arr, x->len * sizeof(int));
+		assert_memory_equal(x->arr, y->arr, x->len * sizeof(*x->arr));
 }
 
 /* ---- tests ---- */
@@ -282,7 +282,7 @@ static void test_random_array_bounds(void **state)
 static void test_random_array_values(void **state)
 {
 	/* worked out with a separate splitmix64: seed 42, length [2, 4], values [-100, 100] */
-	static const int first[] = { -51, -67, -34 }, second[] = { -49, -75, -38 };
+	static const long long first[] = { -51, -67, -34 }, second[] = { -49, -75, -38 };
 	struct case_spec spec = make_spec(0, 2, 42, 1, random_array(2, 4, -100, 100));
 	struct cases cs = CASES_INIT;
 	(void)state;
@@ -297,7 +297,7 @@ static void test_random_array_values(void **state)
 
 static void test_explicit_keeps_expected_and_name(void **state)
 {
-	static const int arr[] = { 4, 3, 1, 2 };
+	static const long long arr[] = { 4, 3, 1, 2 };
 	struct case_spec spec = make_spec(3, 1, 0, 2, literal_array(arr, 4), literal(VT_BOOL, 1));
 	struct cases cs = CASES_INIT;
 	(void)state;
@@ -573,7 +573,7 @@ static void test_xor_zero(void **state)
 		assert_int_equal(xor_of(v), 0);
 		for (size_t e = 0; e < v->len; e++) {
 			if (v->arr[e] < 0 || v->arr[e] > 1000000000)
-				fail_msg("test %d: pile %zu is %d", k, e, v->arr[e]);
+				fail_msg("test %d: pile %zu is %lld", k, e, v->arr[e]);
 			nonzero |= v->arr[e] != 0;
 		}
 	}
@@ -610,7 +610,7 @@ static void test_sorted_distinct(void **state)
 		for (size_t a = 0; a < v->len; a++)
 			for (size_t b = a + 1; b < v->len; b++)
 				if (v->arr[a] == v->arr[b])
-					fail_msg("test %d: %d twice", k, v->arr[a]);
+					fail_msg("test %d: %lld twice", k, v->arr[a]);
 		if (k >= 10 && k < 20)
 			for (size_t a = 1; a < v->len; a++)
 				assert_true(v->arr[a - 1] < v->arr[a]);

@@ -433,6 +433,41 @@ static void test_minimal_defaults(void **state)
 
 /* ---- growth: (good/growth.yaml; the numbers are the file's) ---- */
 
+/* long long arrays (issue 33) and the statement key */
+static void test_long_array(void **state)
+{
+	struct problem p;
+	(void)state;
+	load_good(&p, "good/long_array.yaml");
+	assert_string_equal(p.statement, "The XOR of the piles.\nTwo lines.\n");
+	assert_int_equal(p.funcs[0].input_types[0], VT_LONG_ARRAY);
+	assert_int_equal(p.ncases, 8);
+	assert_int_equal(p.cases[0].args[0].type, VT_LONG_ARRAY);
+	assert_int_equal(p.cases[0].args[0].len, 2);
+	assert_true(p.cases[0].args[0].arr[0] == 4294967296LL);
+	assert_true(p.cases[0].args[0].arr[1] == LLONG_MIN);
+	for (int c = 1; c < 5; c++) {
+		const struct value *v = &p.cases[c].args[0];
+		assert_int_equal(v->type, VT_LONG_ARRAY);
+		assert_int_equal(v->len, 3);
+		for (size_t e = 0; e < v->len; e++)
+			assert_true(v->arr[e] >= 3000000000LL && v->arr[e] <= 3000000005LL);
+	}
+	for (int c = 5; c < 8; c++) {
+		const struct value *v = &p.cases[c].args[0];
+		long long x = 0;
+		bool big = false;
+		for (size_t e = 0; e < v->len; e++) {
+			x ^= v->arr[e];
+			big |= v->arr[e] > INT_MAX;
+		}
+		assert_true(x == 0);
+		assert_true(big);
+	}
+	assert_call(&p, &p.cases[0], "nimSum([4294967296, -9223372036854775808])");
+	problem_release(&p);
+}
+
 static void test_growth(void **state)
 {
 	struct problem p, q;
@@ -1061,7 +1096,11 @@ static const struct bad_case bad_cases[] = {
 	{ "array_for_int.yaml", 11, 16, "this parameter is int" },
 	{ "array_missing_values.yaml", 11, 24, "missing the required key 'values'" },
 	/* other values */
-	{ "bad_signature.yaml", 7, 5, "bad signature 'double g(double x)'" },
+	{ "bad_signature.yaml", 7, 5, "bad signature 'double g(double x)': unknown type 'double': the types are bool, "
+	  "int, long long, and the arrays const int * and const long long *" },
+	/* the column of the word in a quoted scalar: 5 for the quote, 1 more for the opening quote */
+	{ "bad_signature_type.yaml", 6, 20, "unknown type 'unsigned'" },
+	{ "long_array_int_values.yaml", 11, 49, "value 3000000000 does not fit the parameter's type int" },
 	/* generators that know the game (issue 33): columns counted by hand in each file */
 	{ "gen_expr_unknown_name.yaml", 11, 47, "random 'm - 1': 'm' names no argument of this function (it takes n, k)" },
 	{ "gen_circle.yaml", 11, 15, "the arguments' bounds depend on each other in a circle" },
@@ -1431,6 +1470,7 @@ int main(void)
 		cmocka_unit_test(test_full_hidden_names),
 		cmocka_unit_test(test_full_limits),
 		cmocka_unit_test(test_minimal_defaults),
+		cmocka_unit_test(test_long_array),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_growth_repository),
 		cmocka_unit_test(test_duplicate_display_names),

@@ -308,25 +308,53 @@ static void test_ctype(void **state)
 static void test_unsupported_types(void **state)
 {
 	(void)state;
-	parse_fails("double f(int n)", "unsupported type");
-	parse_fails("int f(double x)", "unsupported type");
-	parse_fails("float f(int n)", "unsupported type");
-	parse_fails("void f(int n)", "unsupported type");
-	parse_fails("char f(int n)", "unsupported type");
-	parse_fails("unsigned f(int n)", "unsupported type");
-	parse_fails("int f(unsigned n)", "unsupported type");
-	parse_fails("int f(short n)", "unsupported type");
-	parse_fails("int f(int int n)", "unsupported type");
-	parse_fails("bool int f(int n)", "unsupported type");
-	/* a long long array (issue 33): refused, naming the types that exist */
-	parse_fails("bool nimWin(const long long *piles, int n)", "only int arrays are supported (the types are bool, int, long long and const int * followed by its int length)");
+	parse_fails("double f(int n)", "unknown type 'double': the types are bool, int, long long, and the arrays "
+		    "const int * and const long long * (each followed by its int length)");
+	parse_fails("int f(double x)", "unknown type 'double': the types are");
+	parse_fails("float f(int n)", "unknown type 'float'");
+	parse_fails("void f(int n)", "unknown type 'void'");
+	parse_fails("char f(int n)", "unknown type 'char'");
+	parse_fails("unsigned f(int n)", "unknown type 'unsigned'");
+	parse_fails("int f(unsigned n)", "unknown type 'unsigned'");
+	parse_fails("int f(short n)", "unknown type 'short'");
+	parse_fails("int f(int int n)", "'int int n' is not a type: the types are");
+	parse_fails("bool int f(int n)", "'bool int f' is not a type");
 	/* char * is a pointer, but not to int */
-	parse_fails("int f(char *s, int n)", NULL);
-	parse_fails("int f(long long *a, int n)", "only int arrays");
-	parse_fails("int f(bool *a, int n)", "only int arrays");
+	parse_fails("int f(char *s, int n)", "unknown type 'char'");
+	parse_fails("int f(bool *a, int n)", "parameter 'a': an array of bool is not supported: the types are");
 	/* no pointers as results */
 	parse_fails("int *f(int n)", "pointer");
 	parse_fails("const int *f(int n)", "pointer");
+}
+
+/* long long arrays (issue 33): the type, the C spelling, the length bound; where an error is */
+static void test_long_long_array(void **state)
+{
+	struct signature sig;
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t where = 99;
+	(void)state;
+	assert_int_equal(signature_parse(&sig, "bool nimWin(const long long *piles, int n)", &err), 0);
+	assert_int_equal(sig.nparams, 2);
+	assert_int_equal(sig.params[0].type, VT_LONG_ARRAY);
+	assert_true(sig.params[1].is_length);
+	assert_int_equal(sig.ninputs, 1);
+	assert_int_equal(sig.input_types[0], VT_LONG_ARRAY);
+	assert_format(&sig, "bool nimWin(const long long *piles, int n)");
+	signature_release(&sig);
+	assert_int_equal(signature_parse(&sig, "long long s(long long L[], int n)", &err), 0);
+	assert_format(&sig, "long long s(long long *L, int n)");
+	signature_release(&sig);
+	parse_fails("long long f(const long long *L, long long n)", "must be followed by an int length");
+	/* the offset of the word an error is about */
+	assert_int_equal(signature_parse_at(&sig, "bool f(int n, unsigned k)", &where, &err), -1);
+	assert_int_equal(where, 14);
+	signature_release(&sig);
+	assert_int_equal(signature_parse_at(&sig, "double g(double x)", &where, &err), -1);
+	assert_int_equal(where, 0);
+	signature_release(&sig);
+	strbuf_release(&err);
+	strbuf_release(&sb);
 }
 
 static void test_array_needs_length(void **state)
@@ -416,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_ctype),
 		cmocka_unit_test(test_unsupported_types),
+		cmocka_unit_test(test_long_long_array),
 		cmocka_unit_test(test_array_needs_length),
 		cmocka_unit_test(test_missing_names),
 		cmocka_unit_test(test_bad_punctuation),

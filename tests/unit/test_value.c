@@ -40,10 +40,10 @@ static struct value array(const int *items, size_t n)
 	struct value v;
 	memset(&v, 0, sizeof(v));
 	v.type = VT_INT_ARRAY;
-	v.arr = malloc(n ? n * sizeof(int) : 1);
+	v.arr = malloc(n ? n * sizeof(*v.arr) : 1);
 	assert_non_null(v.arr);
-	if (n)
-		memcpy(v.arr, items, n * sizeof(int));
+	for (size_t k = 0; k < n; k++)
+		v.arr[k] = items[k];
 	v.len = n;
 	return v;
 }
@@ -190,6 +190,48 @@ static void test_kind_numbers_match_protocol(void **state)
 	assert_int_equal(VT_INT, GR_INT);
 	assert_int_equal(VT_LONG, GR_LONG);
 	assert_int_equal(VT_INT_ARRAY, GR_INT_ARRAY);
+	assert_int_equal(VT_LONG_ARRAY, GR_LONG_ARRAY);
+}
+
+/* a long long array: 64-bit elements on the wire, printed whole, any 64-bit value fits */
+static void test_long_array(void **state)
+{
+	static const unsigned char want[] = {
+		4,                                              /* kind */
+		2, 0, 0, 0,                                     /* u32 length */
+		0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, /* 2^32 */
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* -1 */
+	};
+	struct strbuf sb = STRBUF_INIT;
+	struct value v, c;
+	(void)state;
+	SKIP_UNLESS_LITTLE_ENDIAN();
+	memset(&v, 0, sizeof(v));
+	v.type = VT_LONG_ARRAY;
+	v.len = 2;
+	v.arr = malloc(2 * sizeof(*v.arr));
+	assert_non_null(v.arr);
+	v.arr[0] = 4294967296LL;
+	v.arr[1] = -1;
+	value_encode(&sb, &v);
+	assert_int_equal(sb.len, sizeof(want));
+	assert_memory_equal(sb.buf, want, sizeof(want));
+	strbuf_reset(&sb);
+	value_format(&sb, &v, 8);
+	assert_string_equal(sb.buf, "[4294967296, -1]");
+	value_copy(&c, &v);
+	assert_true(value_equal(&c, &v));
+	c.arr[0] = 0; /* 2^32 and 0 agree in their low 32 bits: still different */
+	assert_false(value_equal(&c, &v));
+	assert_true(value_type_is_array(VT_LONG_ARRAY));
+	assert_true(value_type_is_array(VT_INT_ARRAY));
+	assert_false(value_type_is_array(VT_LONG));
+	assert_true(value_fits(VT_LONG_ARRAY, LLONG_MIN));
+	assert_false(value_fits(VT_INT_ARRAY, 4294967296LL));
+	assert_string_equal(value_type_name(VT_LONG_ARRAY), "long long array");
+	value_release(&c);
+	value_release(&v);
+	strbuf_release(&sb);
 }
 
 static void test_encode_scalars(void **state)
@@ -287,7 +329,8 @@ static void test_copy_is_deep(void **state)
 	assert_int_equal(b.type, VT_INT_ARRAY);
 	assert_int_equal(b.len, 3);
 	assert_ptr_not_equal(b.arr, a.arr);
-	assert_memory_equal(b.arr, items, sizeof(items));
+	for (size_t k = 0; k < 3; k++)
+		assert_int_equal(b.arr[k], items[k]);
 	b.arr[0] = 100;
 	assert_int_equal(a.arr[0], 9);
 	value_release(&a);
@@ -356,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_format_arrays),
 		cmocka_unit_test(test_format_shortened),
 		cmocka_unit_test(test_kind_numbers_match_protocol),
+		cmocka_unit_test(test_long_array),
 		cmocka_unit_test(test_encode_scalars),
 		cmocka_unit_test(test_encode_array),
 		cmocka_unit_test(test_encode_appends_sequence),
