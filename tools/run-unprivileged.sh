@@ -64,7 +64,7 @@ cd "$(dirname "$0")/.."
 top=$PWD
 suites=${*:-integration reports pack batch batch/course hostile summary mutate order i18n}
 wrapper=$top/build/tests/deny-userns
-user=combgrader-test
+user=${UNPRIVILEGED_USER:-combgrader-test} # another name: two runs on one machine do not meet
 # (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2)
 SANDBOX_FIXTURES="correct wrong-answers crash stack-overflow out-of-bounds endless-loop sleeper compile-error
 chatter shrink assert-fail py-correct py-exception py-endless-loop py-recursion py-import-error py-chatter"
