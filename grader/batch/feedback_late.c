@@ -32,12 +32,14 @@ static void add_duration(struct strbuf *sb, int64_t s)
 		said++;
 	}
 	if (h) {
-		strbuf_addf(sb, "%s", said ? " " : "");
+		if (said)
+			strbuf_addch(sb, ' ');
 		strbuf_addf(sb, P_("%lld hour", "%lld hours", (unsigned long)h), h);
 		said++;
 	}
 	if (m && said < 2) {
-		strbuf_addf(sb, "%s", said ? " " : "");
+		if (said)
+			strbuf_addch(sb, ' ');
 		strbuf_addf(sb, P_("%lld minute", "%lld minutes", (unsigned long)m), m);
 		said++;
 	}
