@@ -687,15 +687,32 @@ static int print_notes(FILE *to, struct strbuf *notes)
 
 static bool asked_to_regrade(const struct batch_options *o, const char *id)
 {
+	if (o->regrade_problem)
+		return true; /* every student: their reports are whole, so all their problems are graded again */
 	for (int k = 0; k < o->nregrade; k++)
 		if (!strcmp(o->regrade[k], id))
 			return true;
 	return false;
 }
 
-/* Every --regrade id must be a student of the class (of this shard, or of another one): 0, or -1 saying which. */
+/*
+ * Every --regrade id must be a student of the class (of this shard, or of another one), and --regrade-problem a
+ * problem graded: 0, or -1 saying which.
+ */
 static int check_regrade(const struct run *r, struct strbuf *err)
 {
+	if (r->o->regrade_problem) {
+		bool found = false;
+		for (int i = 0; i < r->manifest.nproblems && !found; i++)
+			found = !strcmp(r->manifest.problems[i].id, r->o->regrade_problem);
+		if (!found) {
+			strbuf_addf(err, "--regrade-problem '%s': no such problem is graded (", r->o->regrade_problem);
+			for (int i = 0; i < r->manifest.nproblems; i++)
+				strbuf_addf(err, "%s'%s'", i ? ", " : "", r->manifest.problems[i].id);
+			strbuf_addstr(err, ")");
+			return -1;
+		}
+	}
 	for (int k = 0; k < r->o->nregrade; k++) {
 		bool found = false;
 		for (int i = 0; i < r->nstudents && !found; i++)
@@ -821,7 +838,7 @@ int batch_grade(const struct batch_options *o, struct batch_summary *out, struct
 	if (gradebook_write(o->outdir, &r.manifest, MISSING_REASON, &out->totals, err) < 0 ||
 	    gradebook_lms_write(o->outdir, &r.manifest, &out->totals.lms_file, err) < 0)
 		goto cleanup;
-	if (before && regrade_write(before, o->outdir, err) < 0)
+	if (before && regrade_write(before, o->outdir, o->regrade_problem, err) < 0)
 		goto cleanup;
 	out->regrade_written = before != NULL;
 	ret = 0;

@@ -40,6 +40,8 @@ struct batch_options {
 	bool resume;                 /* skip students whose result is complete and current; write regrade.md */
 	char *const *regrade;        /* --regrade: these ids are graded again even when current (implies resume) */
 	int nregrade;
+	const char *regrade_problem; /* --regrade-problem: every student graded again (implies resume), regrade.md
+				      * about that problem first; NULL: none */
 	int shard_index, shard_count;/* grade the shard_index-th of shard_count parts; 0/0: all */
 	bool verbose;                /* report option of the students' files (always the instructor's view) */
 	double deadline_s;           /* per student; <= 0: derived from the limits */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "batch/batch_archive.h"
+#include "base/l10n.h"
 #include "base/text.h"
 #include "base/version.h"
 
@@ -409,13 +410,15 @@ static void hash_tree(struct digest *h, const char *dir, int depth, unsigned lon
 void class_problem_key(const struct engine *e, bool show_hidden, bool verbose, char out[DIGEST_HEX_SIZE])
 {
 	struct digest h;
-	char flags[8];
+	char flags[16];
 
 	digest_init(&h);
 	digest_add_str(&h, "combgrader-batch-2");
 	digest_add_str(&h, GRADER_VERSION);
 	/* --shrink adds to the reports (shrink.h); without it the key is what it always was */
-	snprintf(flags, sizeof(flags), "%d%d%s", show_hidden, verbose, e->opts.shrink ? "s" : "");
+	/* so do --reveal-hidden and the feedback's language (l10n.h) */
+	snprintf(flags, sizeof(flags), "%d%d%s%s%s", show_hidden, verbose, e->opts.shrink ? "s" : "",
+		 e->opts.reveal_hidden ? "r" : "", l10n_active() ? "l" : "");
 	digest_add(&h, flags, strlen(flags) + 1);
 	for (int i = 0; i < e->nproblems; i++) {
 		const struct problem *p = e->problems[i];

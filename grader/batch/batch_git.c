@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,18 @@
 #include <unistd.h>
 
 #define OUTPUT_CAP (16u << 20) /* bytes of git's output kept (rev-list of 100 000 commits: 5 MB) */
+#define GIT_TIMEOUT_S 60       /* one git command's wall clock (rev-list of 100 000 commits: under 1 s) */
+
+/* The wall clock one git command gets: GIT_TIMEOUT_S, or GRADER_GIT_TIMEOUT=SECONDS (the tests' hanging repository). */
+static int git_timeout_ms(void)
+{
+	const char *env = getenv("GRADER_GIT_TIMEOUT");
+	char *end;
+	long s = env && *env ? strtol(env, &end, 10) : 0;
+	if (env && *env && !*end && s > 0 && s <= 3600)
+		return (int)s * 1000;
+	return GIT_TIMEOUT_S * 1000;
+}
 
 bool git_is_repo(const char *dir)
 {
@@ -45,44 +58,26 @@ static void exec_git(const char *dir, const char *const *args)
 }
 
 /*
- * Run git on dir with args; its stdout goes to out_fd when >= 0, else into
- * out (at most OUTPUT_CAP bytes).  0 when git exited 0, else -1 with its
- * first line of stderr in err.
+ * Read git's stdout (po[0], unless -1) into out and its stderr into msg until both close, or until the clock
+ * passes until: true then (the pipes that are still open stay so; the caller closes them).
  */
-static int run_git(const char *dir, const char *const *args, int out_fd, struct strbuf *out, struct strbuf *err)
+static bool drain(int po[2], int pe[2], struct strbuf *out, struct strbuf *msg, uint64_t until)
 {
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1;
-	struct strbuf msg = STRBUF_INIT;
-	pid_t pid;
-
-	if ((out_fd < 0 && pipe2(po, O_CLOEXEC) < 0) || pipe2(pe, O_CLOEXEC) < 0) {
-		strbuf_addf(err, "cannot run git: %s", strerror(errno));
-		goto cleanup;
-	}
-	pid = fork();
-	if (pid < 0) {
-		strbuf_addf(err, "cannot run git: %s", strerror(errno));
-		goto cleanup;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd >= 0 ? out_fd : po[1], 1) < 0 || dup2(pe[1], 2) < 0)
-			_exit(127);
-		exec_git(dir, args);
-	}
-	if (po[1] >= 0)
-		close(po[1]);
-	close(pe[1]);
-	po[1] = pe[1] = -1;
 	for (;;) {
 		struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
 		char buf[65536];
-		int open_fds = 0;
-		if (poll(fds, 2, -1) < 0) {
+		int open_fds = 0, n;
+		uint64_t now = now_us();
+		if (now >= until)
+			return true;
+		n = poll(fds, 2, (int)((until - now + 999) / 1000));
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			break;
+			return true; /* git cannot be watched: given up like one that hangs */
 		}
+		if (n == 0)
+			continue; /* the deadline is checked at the top */
 		for (int k = 0; k < 2; k++) {
 			ssize_t r;
 			if (fds[k].fd < 0)
@@ -93,7 +88,7 @@ static int run_git(const char *dir, const char *const *args, int out_fd, struct 
 			}
 			r = read(fds[k].fd, buf, sizeof(buf));
 			if (r > 0) {
-				struct strbuf *to = k ? &msg : out;
+				struct strbuf *to = k ? msg : out;
 				size_t cap = k ? 4096 : OUTPUT_CAP;
 				if (to->len < cap)
 					strbuf_add(to, buf, (size_t)r < cap - to->len ? (size_t)r : cap - to->len);
@@ -109,11 +104,61 @@ static int run_git(const char *dir, const char *const *args, int out_fd, struct 
 			}
 		}
 		if (!open_fds)
-			break;
+			return false;
 	}
+}
+
+/*
+ * Run git on dir with args; its stdout goes to out_fd when >= 0, else into
+ * out (at most OUTPUT_CAP bytes).  0 when git exited 0, else -1 with its
+ * first line of stderr in err.  A git that runs past git_timeout_ms() (a
+ * repository too big, or one whose files block a reader: a FIFO for HEAD)
+ * is killed with its process group, and err says so: the batch's parent
+ * reads histories before any worker starts, so a hanging git would hang
+ * the whole class.
+ */
+static int run_git(const char *dir, const char *const *args, int out_fd, struct strbuf *out, struct strbuf *err)
+{
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, status = 0, ret = -1;
+	struct strbuf msg = STRBUF_INIT;
+	int timeout_ms = git_timeout_ms();
+	uint64_t until = now_us() + (uint64_t)timeout_ms * 1000;
+	bool timed_out = false;
+	pid_t pid;
+
+	if ((out_fd < 0 && pipe2(po, O_CLOEXEC) < 0) || pipe2(pe, O_CLOEXEC) < 0) {
+		strbuf_addf(err, "cannot run git: %s", strerror(errno));
+		goto cleanup;
+	}
+	pid = fork();
+	if (pid < 0) {
+		strbuf_addf(err, "cannot run git: %s", strerror(errno));
+		goto cleanup;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
+		if (null < 0 || dup2(null, 0) < 0 || dup2(out_fd >= 0 ? out_fd : po[1], 1) < 0 || dup2(pe[1], 2) < 0)
+			_exit(127);
+		exec_git(dir, args);
+	}
+	setpgid(pid, pid); /* as the child does: whichever runs first */
+	if (po[1] >= 0)
+		close(po[1]);
+	close(pe[1]);
+	po[1] = pe[1] = -1;
+	timed_out = drain(po, pe, out, &msg, until);
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL); /* in case it had not made its group yet */
+	}
+	/* otherwise both pipes are closed: git is exiting */
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+	if (timed_out) {
+		strbuf_addf(err, "git %s did not finish within %d s (a repository too large, or damaged: a file git "
+			    "reads that blocks it)", args[0], timeout_ms / 1000);
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		ret = 0;
 	} else {
 		size_t l = strcspn(msg.buf, "\n");

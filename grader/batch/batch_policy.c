@@ -473,6 +473,13 @@ void late_price(const struct late_policy *p, const char *id, const struct late_t
 	} else {
 		late_s = 0;
 	}
+	out->late_s = late_s;
+	out->marker_only = late_s && !(t->known && t->when > deadline);
+	out->per_hour = unit == HOUR_S;
+	out->percent = p->percent;
+	out->deadline = deadline;
+	out->late_until = late_until;
+	out->offset_s = p->offset_s;
 	if (!late_s) {
 		strbuf_addstr(&note, "on time");
 	} else if (t->known && t->when > late_until) {
@@ -484,6 +491,8 @@ void late_price(const struct late_policy *p, const char *id, const struct late_t
 		strbuf_addstr(&note, "): final score 0");
 	} else {
 		int64_t units = (late_s + unit - 1) / unit;
+		out->units = units;
+		out->capped = (double)units * p->percent > p->cap;
 		/* marked late with no time that says how late: one unit, the least it can be */
 		out->late_hours = t->known && t->when > deadline ? (double)late_s / HOUR_S : (double)unit / HOUR_S;
 		out->penalty = fmin(p->cap, (double)units * p->percent);

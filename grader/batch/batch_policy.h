@@ -80,6 +80,15 @@ struct late_price {
 	double penalty;                 /* percent taken off the raw score */
 	bool too_late;                  /* after late_until: the final score is 0 */
 	char *note;                     /* one line for the row: on time / N days late: P% / after late_until */
+	/* the figures behind the note, for words in another language (feedback_late.h) */
+	int64_t late_s;                 /* seconds after the deadline (1 when only marked late) */
+	bool marker_only;               /* marked late, no time says how late: charged one unit */
+	long long units;                /* started hours or days charged */
+	bool per_hour;                  /* the unit is an hour (else a day) */
+	double percent;                 /* the policy's percent per unit */
+	bool capped;                    /* units x percent was more than the cap */
+	int64_t deadline, late_until;   /* the student's, extensions applied */
+	int offset_s;                   /* the policy's UTC offset, to write times in */
 };
 void late_price(const struct late_policy *p, const char *id, const struct late_time *t, struct late_price *out);
 double late_final(const struct late_price *pr, double raw);

@@ -164,9 +164,52 @@ static void problem_ids(json_t *a, json_t *b, struct strvec *out)
 	}
 }
 
-int regrade_write(const struct regrade *r, const char *outdir, struct strbuf *err)
+/* One row of regrade.md (into rows) and of regrade.csv: a student's problem that moved; old, now NULL: no score. */
+static void add_row(struct strbuf *rows, struct strbuf *csv, const char *id, const char *problem, const double *old,
+		    const double *now, const char *sta, const char *stb, const char *tests)
 {
-	struct strbuf md = STRBUF_INIT, rows = STRBUF_INIT, csv = STRBUF_INIT;
+	strbuf_addstr(rows, "| ");
+	md_text(rows, id);
+	strbuf_addstr(rows, " | ");
+	md_text(rows, problem);
+	strbuf_addstr(rows, " | ");
+	add_score(rows, old != NULL, old ? *old : 0);
+	strbuf_addstr(rows, " | ");
+	add_score(rows, now != NULL, now ? *now : 0);
+	strbuf_addstr(rows, " | ");
+	if (strcmp(sta, stb)) {
+		strbuf_addstr(rows, "status: ");
+		md_text(rows, sta);
+		strbuf_addstr(rows, " \u2192 ");
+		md_text(rows, stb);
+		if (*tests)
+			strbuf_addstr(rows, "; ");
+	}
+	md_text(rows, tests);
+	strbuf_addstr(rows, " |\n");
+	csv_add_cell(csv, id);
+	strbuf_addch(csv, ',');
+	csv_add_cell(csv, problem);
+	strbuf_addch(csv, ',');
+	if (old)
+		text_score(csv, *old);
+	strbuf_addch(csv, ',');
+	if (now)
+		text_score(csv, *now);
+	strbuf_addch(csv, ',');
+	csv_add_cell(csv, sta);
+	strbuf_addch(csv, ',');
+	csv_add_cell(csv, stb);
+	strbuf_addch(csv, ',');
+	csv_add_cell(csv, tests);
+	strbuf_addstr(csv, "\r\n");
+}
+
+int regrade_write(const struct regrade *r, const char *outdir, const char *problem, struct strbuf *err)
+{
+	struct strbuf md = STRBUF_INIT, focus = STRBUF_INIT, others = STRBUF_INIT, csv = STRBUF_INIT;
+	struct strbuf *to;
+	int nfocus = 0, nothers = 0;
 	char *mpath = xasprintf("%s/" REGRADE_MD, outdir), *cpath = xasprintf("%s/" REGRADE_CSV, outdir);
 	int compared = 0, fresh = 0, moved = 0, unchanged = 0, verdicts = 0, ret = -1;
 
@@ -197,41 +240,10 @@ int regrade_write(const struct regrade *r, const char *outdir, struct strbuf *er
 			}
 			student_moved = true;
 			verdicts += n;
-			strbuf_addstr(&rows, "| ");
-			md_text(&rows, r->ids[i]);
-			strbuf_addstr(&rows, " | ");
-			md_text(&rows, pids.v[k]);
-			strbuf_addstr(&rows, " | ");
-			add_score(&rows, ha, sa);
-			strbuf_addstr(&rows, " | ");
-			add_score(&rows, hb, sb);
-			strbuf_addstr(&rows, " | ");
-			if (strcmp(sta, stb)) {
-				strbuf_addstr(&rows, "status: ");
-				md_text(&rows, sta);
-				strbuf_addstr(&rows, " \u2192 ");
-				md_text(&rows, stb);
-				if (tests.len)
-					strbuf_addstr(&rows, "; ");
-			}
-			md_text(&rows, tests.buf);
-			strbuf_addstr(&rows, " |\n");
-			csv_add_cell(&csv, r->ids[i]);
-			strbuf_addch(&csv, ',');
-			csv_add_cell(&csv, pids.v[k]);
-			strbuf_addch(&csv, ',');
-			if (ha)
-				text_score(&csv, sa);
-			strbuf_addch(&csv, ',');
-			if (hb)
-				text_score(&csv, sb);
-			strbuf_addch(&csv, ',');
-			csv_add_cell(&csv, sta);
-			strbuf_addch(&csv, ',');
-			csv_add_cell(&csv, stb);
-			strbuf_addch(&csv, ',');
-			csv_add_cell(&csv, tests.buf);
-			strbuf_addstr(&csv, "\r\n");
+			/* --regrade-problem: that problem's rows first, the others' apart */
+			to = problem && strcmp(pids.v[k], problem) ? &others : &focus;
+			*(to == &focus ? &nfocus : &nothers) += 1;
+			add_row(to, &csv, r->ids[i], pids.v[k], ha ? &sa : NULL, hb ? &sb : NULL, sta, stb, tests.buf);
 			strbuf_release(&tests);
 		}
 		if (student_moved)
@@ -241,16 +253,34 @@ int regrade_write(const struct regrade *r, const char *outdir, struct strbuf *er
 		strvec_clear(&pids);
 		json_decref(after);
 	}
-	strbuf_addstr(&md, "# Regrade: what moved\n\n");
+	if (problem) {
+		strbuf_addstr(&md, "# Regrade of problem ");
+		md_text(&md, problem);
+		strbuf_addstr(&md, ": what moved\n\n");
+	} else {
+		strbuf_addstr(&md, "# Regrade: what moved\n\n");
+	}
 	strbuf_addf(&md, "%d student%s graded again: %d compared with their earlier result, %d had none.  ", r->n,
 		    r->n == 1 ? "" : "s", compared, fresh);
 	strbuf_addf(&md, "%d moved (a score, a status or a test's verdict), %d did not; %d test verdict%s changed.\n\n",
 		    moved, unchanged, verdicts, verdicts == 1 ? "" : "s");
-	if (rows.len) {
+	if (problem) {
+		strbuf_addstr(&md, "## Problem ");
+		md_text(&md, problem);
+		strbuf_addf(&md, ": %d row%s moved\n\n", nfocus, nfocus == 1 ? "" : "s");
+	}
+	if (focus.len) {
 		strbuf_addstr(&md, "| student | problem | old score | new score | what changed |\n|---|---|---|---|---|\n");
-		strbuf_add(&md, rows.buf, rows.len);
+		strbuf_add(&md, focus.buf, focus.len);
 	} else {
 		strbuf_addstr(&md, "Nothing moved.\n");
+	}
+	if (problem && others.len) {
+		/* graded again with it (a student's reports are whole): a time limit that wobbled, a fix elsewhere */
+		strbuf_addf(&md, "\n## Other problems, graded again with it: %d row%s moved\n\n"
+			    "| student | problem | old score | new score | what changed |\n|---|---|---|---|---|\n",
+			    nothers, nothers == 1 ? "" : "s");
+		strbuf_add(&md, others.buf, others.len);
 	}
 	if (write_file_atomic(mpath, md.buf, md.len) < 0 || write_file_atomic(cpath, csv.buf, csv.len) < 0) {
 		strbuf_addf(err, "cannot write '%s': %s", mpath, strerror(errno));
@@ -261,7 +291,8 @@ cleanup:
 	free(mpath);
 	free(cpath);
 	strbuf_release(&md);
-	strbuf_release(&rows);
+	strbuf_release(&focus);
+	strbuf_release(&others);
 	strbuf_release(&csv);
 	return ret;
 }

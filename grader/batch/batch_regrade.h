@@ -29,8 +29,12 @@ struct regrade;
 
 /* The results of ids (the students about to be graded again) as OUTDIR holds them now. */
 struct regrade *regrade_snapshot(const char *outdir, char *const *ids, int n);
-/* Compare with what OUTDIR holds now and write regrade.md and .csv.  0, or -1 with a message in err. */
-int regrade_write(const struct regrade *r, const char *outdir, struct strbuf *err);
+/*
+ * Compare with what OUTDIR holds now and write regrade.md and .csv; problem (--regrade-problem) or NULL: its
+ * rows come first in regrade.md, the other problems' that moved too under a heading of their own.  0, or -1
+ * with a message in err.
+ */
+int regrade_write(const struct regrade *r, const char *outdir, const char *problem, struct strbuf *err);
 void regrade_free(struct regrade *r);
 /* Remove regrade.md and .csv (a run that is no regrade must not leave an earlier one's).  0, or -1. */
 int regrade_remove(const char *outdir, struct strbuf *err);

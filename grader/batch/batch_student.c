@@ -16,6 +16,7 @@
 #include "batch/batch_git.h"
 #include "batch/batch_lms.h"
 #include "base/interrupt.h"
+#include "base/l10n.h"
 #include "problem/language.h"
 #include "batch/similarity.h"
 #include "base/text.h"
@@ -238,7 +239,9 @@ static int write_reports(const struct batch_output *out, const struct student *s
 	if (!ret) {
 		view_build(&v, r, false);
 		v.submission = s->name;
+		l10n_begin(); /* the student's language (--lang, the locale), as `grader` speaks to them */
 		ret = write_views(&v, out->report, student_writers, student, 2, err);
+		l10n_end();
 		view_release(&v);
 	}
 	for (int k = 0; k < 2; k++) {

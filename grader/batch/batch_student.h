@@ -35,11 +35,11 @@
 #include <stdbool.h>
 
 #include "batch/batch_class.h"
+#include "batch/feedback_late.h"
 #include "judge/engine.h"
 #include "batch/gradebook.h"
 #include "report/report.h"
 
-#define BATCH_FEEDBACK_DIR "feedback" /* OUTDIR/feedback/<id>.txt and .md */
 
 /* Where one student's files go, and how the reports look (colour and verbosity; the view is the instructor's). */
 struct batch_output {

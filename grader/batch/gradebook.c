@@ -10,6 +10,7 @@
 
 #include "base/csv.h"
 #include "report/jsontext.h"
+#include "batch/feedback_late.h"
 #include "batch/summary.h"
 #include "base/text.h"
 #include "base/version.h"
@@ -426,6 +427,26 @@ static void add_late_cells(struct strbuf *csv, const struct batch_manifest *m, c
 	late_price_release(&pr);
 }
 
+/*
+ * The price where the student and the instructor look: the block at the top of the student's feedback
+ * (feedback_late.h; without a policy an earlier block is removed) and the page's late columns.
+ */
+static int price_row(const char *outdir, const struct batch_manifest *m, const struct student_state *s, double max,
+		     struct summary_row *row, struct strbuf *err)
+{
+	struct late_price pr;
+	double final = manifest_final(m, s->id, s->graded ? s->score : 0, &pr);
+	int ret;
+
+	row->priced = m->policy && (s->graded || pr.too_late);
+	row->late_hours = pr.late_hours;
+	row->penalty = pr.penalty;
+	row->final = final;
+	ret = feedback_late_update(outdir, s->id, m->policy ? &pr : NULL, s->graded, s->score, final, max, err);
+	late_price_release(&pr);
+	return ret;
+}
+
 int gradebook_write(const char *outdir, const struct batch_manifest *m, const char *missing_reason,
 		    struct gradebook_totals *totals, struct strbuf *err)
 {
@@ -470,6 +491,8 @@ int gradebook_write(const char *outdir, const struct batch_manifest *m, const ch
 		strbuf_addch(&csv, ',');
 		if (m->policy)
 			add_late_cells(&csv, m, m->ids[i], have[i] && s->graded, have[i] ? s->score : 0);
+		if (have[i] && price_row(outdir, m, s, max, &view[i], err) < 0)
+			goto cleanup;
 		if (!have[i] || !strncmp(s->status, "error:", 6))
 			totals->errors++;
 		status = row_status(s, have[i], missing_reason);

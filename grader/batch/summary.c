@@ -297,6 +297,7 @@ static void collect_distribution(struct summary *s, const struct class_stats *cs
 
 static void collect_students(struct summary *s, const struct batch_manifest *m, const struct summary_row *rows)
 {
+	s->policy = m->policy != NULL;
 	s->rows = xcalloc((size_t)m->nids + 1, sizeof(*s->rows));
 	s->not_graded = xcalloc((size_t)m->nids + 1, sizeof(*s->not_graded));
 	for (int i = 0; i < m->nids; i++) {
@@ -304,6 +305,10 @@ static void collect_students(struct summary *s, const struct batch_manifest *m, 
 		row->id = m->ids[i];
 		row->status = rows[i].status;
 		row->graded = rows[i].state && rows[i].state->graded;
+		row->priced = rows[i].priced;
+		row->late_hours = rows[i].late_hours;
+		row->penalty = rows[i].penalty;
+		row->final = rows[i].final;
 		if (row->graded) {
 			row->scores = rows[i].state->scores;
 			row->total = rows[i].state->score;

@@ -31,6 +31,8 @@
 struct summary_row {
 	const struct student_state *state; /* NULL when the student has no state record */
 	const char *status;                /* as grades.csv shows it */
+	bool priced;                       /* --policy, and graded or too late: the three below hold */
+	double late_hours, penalty, final;
 };
 
 /* Write OUTDIR/summary.html atomically; rows[i] is m->ids[i].  0, or -1 with a message in err. */

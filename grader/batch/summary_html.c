@@ -237,7 +237,10 @@ static void html_students(struct strbuf *sb, const struct summary *s)
 		add_html(sb, s->problems[p].id);
 		strbuf_addstr(sb, "</th>");
 	}
-	strbuf_addstr(sb, "<th class=\"n\">Total</th><th>Status</th></tr></thead>\n<tbody>\n");
+	strbuf_addstr(sb, "<th class=\"n\">Total</th>");
+	if (s->policy)
+		strbuf_addstr(sb, "<th class=\"n\">Late (h)</th><th class=\"n\">Penalty (%)</th><th class=\"n\">Final</th>");
+	strbuf_addstr(sb, "<th>Status</th></tr></thead>\n<tbody>\n");
 	for (int i = 0; i < s->students; i++) {
 		const struct summary_student *row = &s->rows[i];
 		strbuf_addf(sb, "<tr data-i=\"%d\"><td>", i);
@@ -246,6 +249,11 @@ static void html_students(struct strbuf *sb, const struct summary *s)
 		for (int p = 0; p < s->nproblems; p++)
 			add_score_cell(sb, row->graded, row->graded ? row->scores[p] : 0);
 		add_score_cell(sb, row->graded, row->total);
+		if (s->policy) {
+			add_score_cell(sb, row->priced, row->late_hours);
+			add_score_cell(sb, row->priced, row->penalty);
+			add_score_cell(sb, row->priced, row->final);
+		}
 		strbuf_addstr(sb, "<td>");
 		add_html(sb, row->status);
 		strbuf_addstr(sb, "</td></tr>\n");

@@ -33,6 +33,8 @@ struct summary_student {       /* a row of "Students" */
 	bool graded;
 	const double *scores;      /* per problem, graded only */
 	double total;
+	bool priced;               /* --policy: late_hours, penalty and final hold (graded, or too late) */
+	double late_hours, penalty, final;
 	const char *status;
 };
 
@@ -88,6 +90,7 @@ struct summary_compile_error {
 
 struct summary {
 	int students, graded;
+	bool policy;               /* --policy: the student table has late, penalty and final columns */
 	int shard_index, shard_count, class_size;
 	double max;                /* the manifest's maximum score */
 	/* score distribution: the figures are set when graded > 0 */

@@ -108,7 +108,8 @@ int cmd_batch(struct cli *cli)
 
 	if (cli->nargs != 1 || !cli->output) {
 		error("usage: grader batch SUBMISSIONS -o OUTDIR [-j N] [--resume] [--shard I/N] [--problems DIR] "
-		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME] [--policy FILE] [--regrade ID]");
+		      "[--reference DIR] [--only IDS] [--layout L] [--assignment NAME] [--policy FILE] [--regrade ID] "
+		      "[--regrade-problem P] [--reveal-hidden]");
 		return GRADER_EXIT_USAGE;
 	}
 	memset(&o, 0, sizeof(o));
@@ -142,7 +143,9 @@ int cmd_batch(struct cli *cli)
 	if (!cli->growth)
 		o.engine.growth = GROWTH_NEVER;
 	o.jobs = cli->jobs;
-	o.resume = cli->resume || cli->regrade.n;
+	o.engine.reveal_hidden = cli->reveal_hidden;
+	o.resume = cli->resume || cli->regrade.n || cli->regrade_problem;
+	o.regrade_problem = cli->regrade_problem;
 	o.regrade = cli->regrade.v;
 	o.nregrade = (int)cli->regrade.n;
 	o.shard_index = cli->shard_index;

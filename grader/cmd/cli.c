@@ -72,6 +72,10 @@ static const char usage_text[] =
 	"                     gains late, penalty and final columns (docs/batch.md)\n"
 	"  --regrade ID       batch: grade that student again even when current (implies --resume;\n"
 	"                     repeatable); with --resume, regrade.md says what moved\n"
+	"  --regrade-problem P  batch: grade every student again after problem P was fixed (implies\n"
+	"                     --resume); regrade.md lists how P's scores and verdicts moved first\n"
+	"  --reveal-hidden    batch, after the deadline: each student's feedback shows, for every\n"
+	"                     hidden group they failed, its smallest failing input (shrunk)\n"
 	"  --color WHEN       auto (default), always or never; NO_COLOR disables\n"
 	"  --lang LANG        the language of the text and Markdown reports: en or ko (default:\n"
 	"                     the locale's, e.g. LANG=ko_KR.UTF-8; machine formats stay as they are)\n"
@@ -138,7 +142,7 @@ enum {
 	OPT_PROBLEMS = 256, OPT_REFERENCE, OPT_ONLY, OPT_FORMAT, OPT_CACHE, OPT_NO_CACHE,
 	OPT_SHOW_HIDDEN, OPT_COLOR, OPT_HELP, OPT_VERSION, OPT_RESUME, OPT_SHARD, OPT_SOURCES, OPT_LAYOUT,
 	OPT_ASSIGNMENT, OPT_POLICY, OPT_REGRADE, OPT_GROWTH, OPT_NO_GROWTH, OPT_SHRINK, OPT_NO_SHRINK, OPT_LANG,
-	OPT_ALL_TESTS
+	OPT_ALL_TESTS, OPT_REGRADE_PROBLEM, OPT_REVEAL_HIDDEN
 };
 
 static const struct option longopts[] = {
@@ -168,6 +172,8 @@ static const struct option longopts[] = {
 	{ "assignment", required_argument, NULL, OPT_ASSIGNMENT },
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "regrade", required_argument, NULL, OPT_REGRADE },
+	{ "regrade-problem", required_argument, NULL, OPT_REGRADE_PROBLEM },
+	{ "reveal-hidden", no_argument, NULL, OPT_REVEAL_HIDDEN },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -333,6 +339,14 @@ static int parse_option(struct cli *cli, int c, char *arg)
 		cli->own |= CLI_OPT_POLICY;
 		cli->policy = arg;
 		return 0;
+	case OPT_REGRADE_PROBLEM:
+		cli->own |= CLI_OPT_REGRADE_PROBLEM;
+		cli->regrade_problem = arg;
+		return 0;
+	case OPT_REVEAL_HIDDEN:
+		cli->own |= CLI_OPT_REVEAL_HIDDEN;
+		cli->reveal_hidden = true;
+		return 0;
 	case OPT_REGRADE:
 		cli->own |= CLI_OPT_REGRADE;
 		strvec_push(&cli->regrade, arg);
@@ -410,6 +424,8 @@ static const struct {
 	{ CLI_OPT_ASSIGNMENT, "--assignment", "batch" },
 	{ CLI_OPT_POLICY, "--policy", "batch" },
 	{ CLI_OPT_REGRADE, "--regrade", "batch" },
+	{ CLI_OPT_REGRADE_PROBLEM, "--regrade-problem", "batch" },
+	{ CLI_OPT_REVEAL_HIDDEN, "--reveal-hidden", "batch" },
 };
 
 int cli_check_own_options(const struct cli *cli, const char *command, unsigned accepted)

@@ -24,6 +24,8 @@ enum {
 	CLI_OPT_ASSIGNMENT = 1 << 4, /* batch */
 	CLI_OPT_POLICY = 1 << 5,  /* batch */
 	CLI_OPT_REGRADE = 1 << 6, /* batch */
+	CLI_OPT_REVEAL_HIDDEN = 1 << 7, /* batch */
+	CLI_OPT_REGRADE_PROBLEM = 1 << 8, /* batch */
 };
 
 struct cli {
@@ -33,6 +35,8 @@ struct cli {
 	const char *assignment;  /* batch --assignment: the Canvas import's column; NULL: the default */
 	const char *policy;      /* batch --policy: the deadline policy file (batch_policy.h); NULL: none */
 	struct strvec regrade;   /* batch --regrade ID, each given (ids may hold commas) */
+	const char *regrade_problem; /* batch --regrade-problem P: every student again, regrade.md about P; or NULL */
+	bool reveal_hidden;      /* batch --reveal-hidden: feedback shows each failed hidden group's smallest input */
 	char *problems_owned, *reference_owned, *only_owned;
 	int jobs;
 	struct {

@@ -213,7 +213,8 @@ static const struct command {
 	{ "grade", cmd_grade, 0, true },
 	{ "selftest", cmd_selftest, 0, true },
 	{ "list", cmd_list, CLI_OPT_SOURCES, true },
-	{ "batch", cmd_batch, CLI_OPT_RESUME | CLI_OPT_SHARD | CLI_OPT_LAYOUT | CLI_OPT_ASSIGNMENT | CLI_OPT_POLICY | CLI_OPT_REGRADE, true },
+	{ "batch", cmd_batch, CLI_OPT_RESUME | CLI_OPT_SHARD | CLI_OPT_LAYOUT | CLI_OPT_ASSIGNMENT | CLI_OPT_POLICY | CLI_OPT_REGRADE |
+	  CLI_OPT_REGRADE_PROBLEM | CLI_OPT_REVEAL_HIDDEN, true },
 	{ "merge", cmd_merge, 0, false },
 	{ "pack", cmd_pack, 0, true },
 	{ "skeleton", cmd_skeleton, 0, true },

@@ -1065,6 +1065,11 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	if (compare) {
 		diagnose_result(out, VIS_HIDDEN);
 		growth_after_grading(&jc, builds, out, VIS_HIDDEN);
+		if (e->opts.reveal_hidden) {
+			pool_stop_runners(pool); /* the search's pools use the same sandbox uids */
+			if (shrink_hidden(&jc, builds, out) < 0)
+				goto cleanup;
+		}
 	}
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
 	ret = 0;

@@ -83,6 +83,8 @@ struct engine_options {
 	enum growth_when growth;   /* when to measure how a problem's time grows (context.h, growth.h) */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */
 	bool shrink;               /* grading: search the smallest failing input of public failures (shrink.h) */
+	bool reveal_hidden;        /* grading: and of each hidden group that failed, once the hidden tests ran
+				    * (after the deadline: `grader batch --reveal-hidden`, shrink.h) */
 	const char *template_dir;  /* grading a student's own run: the template handed out (student_template/);
 				    * a file still identical to its file there is noted as not the student's work,
 				    * with the student's own file for that problem in a subdirectory, if any.  No

@@ -131,6 +131,9 @@ void grade_result_release(struct grade_result *r)
 		free(pr->startup_output);
 		growth_result_free(pr->growth);
 		shrunk_input_free(pr->shrunk, pr->problem);
+		for (int g = 0; pr->revealed && pr->problem && g < pr->problem->ngroups; g++)
+			shrunk_input_free(pr->revealed[g], pr->problem);
+		free(pr->revealed);
 	}
 	free(r->problems);
 	free(r->submission);

@@ -83,6 +83,8 @@ struct shrunk_input {
 	int budget_runs;           /* the budget it had */
 	double budget_seconds;
 	bool budget_spent;         /* stopped by the budget: a smaller failing input may exist */
+	bool as_is;                /* the failing test itself, not searched: a literal input, or a verdict the search
+				    * does not follow (only wrong-answer and run-error are shrunk); hidden groups only */
 };
 
 struct problem_result {
@@ -102,6 +104,8 @@ struct problem_result {
 				    * (engine.c, dispatch_order): the instructor's view only */
 	struct growth_result *growth; /* how its time grows (growth.h), or NULL: not measured; owned */
 	struct shrunk_input *shrunk; /* the smallest failing input found (shrink.h), or NULL */
+	struct shrunk_input **revealed; /* --reveal-hidden: per group (problem->ngroups), a hidden group's smallest
+				    * failing input (shrink_hidden), else NULL; the array NULL when not asked */
 };
 
 struct grade_result {

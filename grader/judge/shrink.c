@@ -445,7 +445,7 @@ static void case_size(const struct problem *p, const struct test_case *tc, unsig
 	size[0] = size[1] = 0;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++) {
 		const struct value *v = &tc->args[a];
-		if (!tc->gen[a].generated)
+		if (tc->gen && !tc->gen[a].generated)
 			continue;
 		if (value_type_is_array(v->type)) {
 			size[0] += v->len;
@@ -459,17 +459,36 @@ static void case_size(const struct problem *p, const struct test_case *tc, unsig
 	}
 }
 
-/* The smallest failing generated test of a public group, or -1. */
-static int starting_test(const struct problem_result *pr)
+/* Can the search start from t: a generated input that gave a wrong answer or a run error? */
+static bool shrinkable(const struct test_result *t)
+{
+	return t->tc->gen && !t->at_startup && (t->verdict == V_WRONG_ANSWER || t->verdict == V_RUN_ERROR);
+}
+
+/* Did t fail because of its input (not skipped, not the grader's, not before the tests)? */
+static bool failed_on_input(const struct test_result *t)
+{
+	return t->verdict != V_CORRECT && t->verdict != V_SKIPPED && t->verdict != V_JUDGE_ERROR && !t->at_startup;
+}
+
+/*
+ * The smallest failing test that fits: of a public group and shrinkable (group < 0), else of that group, and
+ * shrinkable when any test of it is.  -1 when none fits.
+ */
+static int starting_test(const struct problem_result *pr, int group)
 {
 	const struct problem *p = pr->problem;
 	unsigned long long best[2] = { 0, 0 }, size[2];
 	int found = -1;
+	bool any_shrinkable = group < 0;
 
+	for (int k = 0; group >= 0 && k < pr->ntests; k++)
+		any_shrinkable |= pr->tests[k].tc->group == group && shrinkable(&pr->tests[k]);
 	for (int k = 0; k < pr->ntests; k++) {
 		const struct test_result *t = &pr->tests[k];
-		if (!t->tc->gen || p->groups[t->tc->group].visibility != VIS_PUBLIC || t->at_startup ||
-		    (t->verdict != V_WRONG_ANSWER && t->verdict != V_RUN_ERROR))
+		if (group < 0 ? p->groups[t->tc->group].visibility != VIS_PUBLIC : t->tc->group != group)
+			continue;
+		if (any_shrinkable ? !shrinkable(t) : !failed_on_input(t))
 			continue;
 		case_size(p, t->tc, size);
 		if (found < 0 || size[0] < best[0] || (size[0] == best[0] && size[1] < best[1])) {
@@ -533,7 +552,7 @@ static char *describe(const struct problem *p, const struct test_case *tc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
-		if (value_type_is_array(tc->args[a].type) && tc->gen[a].generated) {
+		if (value_type_is_array(tc->args[a].type) && tc->gen && tc->gen[a].generated) {
 			strbuf_addf(&sb, P_("a failing row of %zu value", "a failing row of %zu values", tc->args[a].len),
 				    tc->args[a].len);
 			return strbuf_detach(&sb);
@@ -582,16 +601,19 @@ static bool has_candidates(const struct shrinker *s)
 	return false;
 }
 
-static int shrink_problem(const struct judge_context *c, const struct build_result *b, struct problem_result *pr)
+/*
+ * Search from test k of pr (built as b) for the smallest input that fails alike; *out the input found (the test
+ * itself when nothing smaller is to be tried, or it cannot be searched), or NULL when the search could not run.
+ * 0, or -1 when interrupted.
+ */
+static int shrink_from(const struct judge_context *c, const struct build_result *b, struct problem_result *pr, int k,
+		       struct shrunk_input **out)
 {
-	int k = starting_test(pr), ret;
-	const struct test_result *t;
+	const struct test_result *t = &pr->tests[k];
 	struct shrinker s;
 	char *tag = NULL;
 
-	if (k < 0 || b->status != BUILD_OK)
-		return 0;
-	t = &pr->tests[k];
+	*out = NULL;
 	memset(&s, 0, sizeof(s));
 	s.c = c;
 	s.p = pr->problem;
@@ -606,8 +628,11 @@ static int shrink_problem(const struct judge_context *c, const struct build_resu
 	s.output_kb = s.p->groups[t->tc->group].limits.output_kb;
 	s.started = now_us();
 	s.found = start_from(pr, k);
-	if (!has_candidates(&s)) {
-		pr->shrunk = s.found; /* nothing smaller to try: no reference to build */
+	if (!shrinkable(t)) {
+		s.found->as_is = true; /* a hidden group's literal input, or a time limit: shown as it is */
+		*out = s.found;
+	} else if (!has_candidates(&s)) {
+		*out = s.found; /* nothing smaller to try: no reference to build */
 	} else if (build_reference(&s, &tag) == 0) {
 		s.pool = judge_pool(c, SHRINK_BATCH);
 		search(&s);
@@ -616,22 +641,41 @@ static int shrink_problem(const struct judge_context *c, const struct build_resu
 		if (s.start_failed || grader_interrupted)
 			shrunk_input_free(s.found, s.p);
 		else
-			pr->shrunk = s.found;
+			*out = s.found;
 	} else {
 		shrunk_input_free(s.found, s.p);
 	}
-	ret = grader_interrupted ? -1 : 0;
 	build_result_release(&s.ref);
 	if (tag)
 		remove_tree(tag);
 	free(tag);
-	return ret;
+	return grader_interrupted ? -1 : 0;
 }
 
 int shrink_result(const struct judge_context *c, const struct build_result *builds, struct grade_result *r)
 {
-	for (int i = 0; i < r->nproblems; i++)
-		if (shrink_problem(c, &builds[i], &r->problems[i]) < 0)
+	for (int i = 0; i < r->nproblems; i++) {
+		struct problem_result *pr = &r->problems[i];
+		int k = starting_test(pr, -1);
+		if (k >= 0 && builds[i].status == BUILD_OK && shrink_from(c, &builds[i], pr, k, &pr->shrunk) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+int shrink_hidden(const struct judge_context *c, const struct build_result *builds, struct grade_result *r)
+{
+	for (int i = 0; i < r->nproblems; i++) {
+		struct problem_result *pr = &r->problems[i];
+		const struct problem *p = pr->problem;
+		if (!p || builds[i].status != BUILD_OK)
+			continue;
+		pr->revealed = xcalloc((size_t)p->ngroups + 1, sizeof(*pr->revealed));
+		for (int g = 0; g < p->ngroups; g++) {
+			int k = p->groups[g].visibility == VIS_HIDDEN ? starting_test(pr, g) : -1;
+			if (k >= 0 && shrink_from(c, &builds[i], pr, k, &pr->revealed[g]) < 0)
+				return -1;
+		}
+	}
 	return 0;
 }

@@ -60,4 +60,17 @@
  */
 int shrink_result(const struct judge_context *c, const struct build_result *builds, struct grade_result *r);
 
+/*
+ * After the deadline (engine_options.reveal_hidden, `grader batch
+ * --reveal-hidden`): for every hidden group that failed, the smallest
+ * failing input, searched as above from the group's smallest failing
+ * generated test that gave a wrong answer or a run error; when the group
+ * has none (a literal input failed, or a time limit), its smallest failing
+ * test as it is (as_is).  Run once the hidden tests ran, so it changes
+ * nothing the student sees before: shown only when asked for, when the
+ * hidden inputs may be known.  Attached as r->problems[i].revealed[group].
+ * 0, or -1 when interrupted.
+ */
+int shrink_hidden(const struct judge_context *c, const struct build_result *builds, struct grade_result *r);
+
 #endif

@@ -83,11 +83,8 @@ void report_up_to(struct strbuf *sb, const struct view_tally *t, double score)
 	strbuf_release(&most);
 }
 
-void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_problem *vp)
+void report_shrunk(struct strbuf *what, struct strbuf *how, const struct problem *p, const struct shrunk_input *s)
 {
-	const struct shrunk_input *s = vp->shrunk;
-	const struct problem *p = vp->problem;
-
 	test_case_format_call(what, p, &s->tc);
 	strbuf_addstr(what, ": ");
 	if (s->verdict == V_WRONG_ANSWER && s->has_actual && s->has_expected) {
@@ -105,6 +102,11 @@ void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_pr
 		why.buf[strcspn(why.buf, "\n")] = '\0';
 		strbuf_addf(what, "%s%s%s", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
 		strbuf_release(&why);
+	}
+	if (s->as_is) {
+		strbuf_addstr(how, _("the failing test as it is: only generated inputs that gave a wrong answer or a run "
+				     "error are shrunk"));
+		return;
 	}
 	if (!s->runs) {
 		strbuf_addf(how, _("%s: its generator draws no smaller input"), l10n_message(s->from));

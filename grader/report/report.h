@@ -100,13 +100,14 @@ bool report_left_out(struct strbuf *sb, const struct view_problem *vp);
 void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g);
 
 /*
- * The smallest failing input of a problem (vp->shrunk, shrink.h) for
+ * The smallest failing input s of problem p (vp->shrunk, or a hidden
+ * group's revealed input: view_group.revealed; shrink.h) for
  * people: into what, "f([-1]): expected -1, returned 0" (or the verdict and
  * the first line of its message); into how, where it came from and what
  * the search cost, "shrunk from a failing row of 60 values; 23 inputs
  * tried in 0.4 s, budget 500 inputs or 20 s".  Clean text, no newline.
  */
-void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_problem *vp);
+void report_shrunk(struct strbuf *what, struct strbuf *how, const struct problem *p, const struct shrunk_input *s);
 
 /* A size for people: "900 bytes", "12.5 KiB", "3.2 MiB". */
 void report_size(struct strbuf *sb, unsigned long long bytes);

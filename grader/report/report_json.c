@@ -37,9 +37,17 @@
  *     group, or every test of a problem that did not build) is
  *     {"name", "group", "verdict"}: its score is 0, its message the build's
  *     (build_message) or the verdict's;
+ *   - a correct test that printed something is a quiet test with
+ *     "output" (what is shown of it, when the output budget left it in),
+ *     "output_bytes" unless that is the length of "output", and
+ *     "output_truncated" and "output_left_out" when true (a debugging
+ *     print left in a correct submission made every test's full entry:
+ *     2.5 MB for the bundled problems);
  *   - "visibility" is left out when it is "public" (a hidden test says
  *     "hidden"), "limit_ms" when it is its group's limits.cpu_ms;
- *   - every other test (failed, or printed something) is written in full.
+ *   - every other test (failed) is written in full, less what is the
+ *     default: "runs" 1, "message" null, "message_cut" false, the output
+ *     fields as for a correct test (none when it printed nothing).
  */
 #include "report/report.h"
 
@@ -97,16 +105,30 @@ static json_t *group_json(const struct view_group *vg)
 }
 
 /* How much of a test the compact record writes (above). */
-enum test_detail { TEST_FULL, TEST_QUIET, TEST_NOT_RUN };
+enum test_detail { TEST_FULL, TEST_QUIET, TEST_PRINTED, TEST_NOT_RUN };
 
 static enum test_detail test_detail(const struct view_problem *vp, const struct view_test *vt)
 {
 	const struct test_result *t = vt->t;
 	if (t->verdict == V_SKIPPED || (vp->build_verdict != V_CORRECT && t->verdict == vp->build_verdict))
 		return TEST_NOT_RUN;
-	if (t->verdict == V_CORRECT && !vt->message && !vt->output && !t->output_total)
-		return TEST_QUIET;
+	if (t->verdict == V_CORRECT && !vt->message)
+		return vt->output || t->output_total ? TEST_PRINTED : TEST_QUIET;
 	return TEST_FULL;
+}
+
+/* The compact record's output fields (above): only what is not the default. */
+static void compact_output(json_t *j, const struct view_test *vt)
+{
+	const struct test_result *t = vt->t;
+	if (vt->output)
+		json_object_set_new(j, "output", json_text(vt->output));
+	if (t->output_total && (!vt->output || strlen(vt->output) != t->output_total))
+		json_object_set_new(j, "output_bytes", json_integer((json_int_t)t->output_total));
+	if (vt->output_cut)
+		json_object_set_new(j, "output_truncated", json_true());
+	if (vt->output_left_out)
+		json_object_set_new(j, "output_left_out", json_true());
 }
 
 static json_t *test_json(const struct view_problem *vp, const struct view_test *vt, bool compact)
@@ -125,23 +147,29 @@ static json_t *test_json(const struct view_problem *vp, const struct view_test *
 	json_object_set_new(j, "verdict", json_string(verdict_name(t->verdict)));
 	if (detail == TEST_NOT_RUN)
 		return j;
-	if (detail == TEST_QUIET) {
+	if (detail == TEST_QUIET || detail == TEST_PRINTED) {
 		json_object_set_new(j, "time_ms", json_integer(t->time_ms));
 		json_object_set_new(j, "wall_ms", json_integer(t->wall_ms));
 		if (t->limit_ms != vp->groups[t->tc->group].tally.limit_ms)
 			json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
 		json_object_set_new(j, "peak_kb", json_integer((json_int_t)t->peak_kb));
+		if (detail == TEST_PRINTED)
+			compact_output(j, vt);
 		return j;
 	}
 	json_object_set_new(j, "score", json_real(t->score));
 	json_object_set_new(j, "max_score", json_real(t->max_score));
 	json_object_set_new(j, "time_ms", json_integer(t->time_ms));
 	json_object_set_new(j, "wall_ms", json_integer(t->wall_ms));
-	json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
-	json_object_set_new(j, "runs", json_integer(t->runs > 1 ? t->runs : 1));
+	if (!compact || t->limit_ms != vp->groups[t->tc->group].tally.limit_ms)
+		json_object_set_new(j, "limit_ms", json_integer(t->limit_ms));
+	if (!compact || t->runs > 1)
+		json_object_set_new(j, "runs", json_integer(t->runs > 1 ? t->runs : 1));
 	json_object_set_new(j, "peak_kb", json_integer((json_int_t)t->peak_kb));
-	json_object_set_new(j, "message", vt->message ? json_text(vt->message) : json_null());
-	json_object_set_new(j, "message_cut", json_boolean(vt->message_cut));
+	if (!compact || vt->message)
+		json_object_set_new(j, "message", vt->message ? json_text(vt->message) : json_null());
+	if (!compact || vt->message_cut)
+		json_object_set_new(j, "message_cut", json_boolean(vt->message_cut));
 	test_case_format_call(&sb, p, t->tc);
 	json_object_set_new(j, "call", json_string(sb.buf));
 	strbuf_release(&sb);
@@ -149,6 +177,10 @@ static json_t *test_json(const struct view_problem *vp, const struct view_test *
 		json_object_set_new(j, "expected", json_integer(t->expected));
 	if (t->has_actual)
 		json_object_set_new(j, "actual", json_integer(t->actual));
+	if (compact) {
+		compact_output(j, vt);
+		return j;
+	}
 	json_object_set_new(j, "output", json_text(vt->output));
 	json_object_set_new(j, "output_bytes", json_integer((json_int_t)t->output_total));
 	json_object_set_new(j, "output_truncated", json_boolean(vt->output_cut));

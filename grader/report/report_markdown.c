@@ -120,6 +120,20 @@ static void failure_table(struct strbuf *sb, const struct view_problem *vp)
 		strbuf_addf(sb, _("... and %d more failing tests (the text or JSON report lists them).\n\n"), more);
 }
 
+/* "**label** f([-1]): expected -1, returned 0<br><sub>how it was found</sub>" (report_shrunk). */
+static void shrunk_text(struct strbuf *sb, const char *label, const struct problem *p, const struct shrunk_input *s)
+{
+	struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
+	report_shrunk(&what, &how, p, s);
+	strbuf_addf(sb, "**%s** ", label);
+	inline_text(sb, what.buf, 0);
+	strbuf_addstr(sb, "<br><sub>");
+	inline_text(sb, how.buf, 0);
+	strbuf_addstr(sb, "</sub>");
+	strbuf_release(&what);
+	strbuf_release(&how);
+}
+
 static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 {
 	const struct problem *p = vp->problem;
@@ -140,15 +154,8 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 		return;
 	}
 	if (vp->shrunk) {
-		struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
-		report_shrunk(&what, &how, vp);
-		strbuf_addf(sb, "**%s** ", _("smallest failing input found:"));
-		inline_text(sb, what.buf, 0);
-		strbuf_addstr(sb, "<br><sub>");
-		inline_text(sb, how.buf, 0);
-		strbuf_addstr(sb, "</sub>\n\n");
-		strbuf_release(&what);
-		strbuf_release(&how);
+		shrunk_text(sb, _("smallest failing input found:"), vp->problem, vp->shrunk);
+		strbuf_addstr(sb, "\n\n");
 	}
 	failure_table(sb, vp);
 	for (int g = 0; g < vp->ngroups; g++) {
@@ -168,6 +175,10 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
 			strbuf_addf(sb, "<br>%s ", _("hint:"));
 			inline_text(sb, report_hint(vg->group), 0);
+		}
+		if (vg->revealed) {
+			strbuf_addstr(sb, "<br>");
+			shrunk_text(sb, _("smallest failing input (shown after the deadline):"), vp->problem, vg->revealed);
 		}
 		strbuf_addch(sb, '\n');
 	}

@@ -270,7 +270,7 @@ static void print_shrunk(FILE *out, const struct palette *c, const struct view_p
 {
 	struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
 
-	report_shrunk(&what, &how, vp);
+	report_shrunk(&what, &how, vp->problem, vp->shrunk);
 	fprintf(out, "  %s%s%s %s\n    (%s)\n", c->bold, _("smallest failing input found:"), c->off, what.buf, how.buf);
 	strbuf_release(&what);
 	strbuf_release(&how);
@@ -325,6 +325,14 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 	fputc('\n', out);
 	strbuf_release(&points);
 	strbuf_release(&passed);
+	if (vg->revealed) {
+		struct strbuf what = STRBUF_INIT, how = STRBUF_INIT;
+		report_shrunk(&what, &how, vp->problem, vg->revealed);
+		fprintf(out, "    %s%s%s %s\n      (%s)\n", c->bold, _("smallest failing input (shown after the deadline):"),
+			c->off, what.buf, how.buf);
+		strbuf_release(&what);
+		strbuf_release(&how);
+	}
 	for (int k = 0; k < vg->ntests; k++) {
 		const struct view_test *vt = &vg->tests[k];
 		if (vt->t->verdict == V_CORRECT) {

@@ -215,6 +215,8 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 		if (!vg->listed) {
 			tally_counts_only(&vg->tally, grp, pr->tests);
 			tally_add(&vp->unlisted, &vg->tally);
+			/* only there when the grading was asked to reveal it: after the deadline (shrink_hidden) */
+			vg->revealed = pr->revealed ? pr->revealed[g] : NULL;
 		} else {
 			vg->tests = &vp->tests[n];
 			for (int k = grp->first_case; k < grp->first_case + grp->ncases; k++) {

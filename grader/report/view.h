@@ -95,6 +95,8 @@ struct view_group {
 	struct view_tally tally;
 	struct view_test *tests;   /* listed: its tests, in case order (inside view_problem.tests); else NULL */
 	int ntests;                /* listed: tally.tests; else 0 */
+	const struct shrunk_input *revealed; /* not listed: its smallest failing input, when the grading was asked
+				    * to reveal it (engine_options.reveal_hidden, after the deadline); else NULL */
 };
 
 struct view_problem {

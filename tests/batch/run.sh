@@ -414,14 +414,29 @@ check "real problems/: batch rc=$rc" [ "$rc" -eq 0 ]
 check "real problems/: the reference copies get full marks" sh -c \
 	"grep -q '^ref,31,26,57,57,ok' '$T/out3/grades.csv' && grep -q '^ref2,31,26,57,57,ok' '$T/out3/grades.csv'"
 check "real problems/: the template is graded" grep -q '^template,[0-9.]*,[0-9.]*,[0-9.]*,57,ok' "$T/out3/grades.csv"
-mkdir -p "$T/class5/full" "$T/class5/empty"
+mkdir -p "$T/class5/full" "$T/class5/empty" "$T/class5/chatty"
 cp reference/*.c "$T/class5/full/"
+# a correct submission with a debugging print left in: every test of p2 and p3 prints (2.46 MB before
+# correct tests that print were made quiet in the compact record)
+cp reference/*.c "$T/class5/chatty/"
+python3 - "$T/class5/chatty" <<'PYEOF' || bad "cannot add the debugging prints"
+import sys
+for f, sig in (("p2.c", "bool canWin(long long k, long long n)\n{"), ("p3.c", "bool canWin(int n)\n{")):
+    path = "%s/%s" % (sys.argv[1], f)
+    src = open(path).read()
+    assert sig in src, f
+    open(path, "w").write("#include <stdio.h>\n" + src.replace(sig, sig + '\n\tprintf("debug: called\\n");', 1))
+PYEOF
 echo "nothing yet" >"$T/class5/empty/README"
 "$GRADER" batch "$T/class5" -o "$T/out5" --cache "$T/cache" -j 2 >/dev/null 2>"$T/out5.err"
 rc=$?
 check "real problems/, every problem: the reference gets full marks (rc=$rc)" sh -c \
 	"[ $rc -eq 0 ] && grep -q '^full,25.2,36.5,23,31,26,141.7,141.7,ok' '$T/out5/grades.csv'"
-for s in full empty; do
+check "... and so does it with a debugging print in p2 and p3" grep -q '^chatty,25.2,36.5,23,31,26,141.7,141.7,ok' "$T/out5/grades.csv"
+check "chatty: a printing correct test is quiet plus its output" python3 -c 'import json,sys
+t = [t for p in json.load(open(sys.argv[1]))["problems"] if p["id"] == "p2" for t in p["tests"]][0]
+sys.exit(0 if sorted(t) == ["group", "name", "output", "peak_kb", "time_ms", "verdict", "wall_ms"] and t["output"] == "debug: called\n" else 1)' "$T/out5/students/chatty.json"
+for s in full empty chatty; do
 	size=$(wc -c <"$T/out5/students/$s.json")
 	tests=$(python3 -c 'import json,sys; print(sum(len(p["tests"]) for p in json.load(open(sys.argv[1]))["problems"]))' \
 		"$T/out5/students/$s.json")

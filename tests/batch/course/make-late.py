@@ -113,6 +113,13 @@ def make_git():
     # a .git that is no repository: a row saying so, no price
     write(os.path.join(OUT, "git", "broken", ".git", "HEAD"), "not a ref\n")
     write(os.path.join(OUT, "git", "broken", "parity.c"), OK_PARITY)
+    # a repository whose git hangs: HEAD is a FIFO nobody writes, so git blocks reading it (as it
+    # would on a huge or damaged repository); the batch must go on and give the row a reason
+    r = repo("hang")
+    commit(r, both, "2026-11-20T10:00:00+01:00", "done")
+    clone(r, "hang", "2026-11-20T23:59:00+01:00")
+    os.unlink(os.path.join(OUT, "git", "hang", ".git", "HEAD"))
+    os.mkfifo(os.path.join(OUT, "git", "hang", ".git", "HEAD"))
     shutil.rmtree(os.path.join(OUT, "origin"))
 
 

@@ -7,8 +7,13 @@
 #   submitted time and whether it is flagged, worked out by hand below; the repositories left as they
 #   were; the LMS import files' final scores; --resume under another policy re-prices without grading;
 #   shards merged == one run, shards under different policies refused; policy mistakes as FILE:LINE:COL.
+#   The price where people look: the feedback's first lines (English, Korean), re-priced by --resume and
+#   taken out without a policy; summary.html's late, penalty and final columns.  A repository whose git
+#   hangs (HEAD a FIFO) is given up after GRADER_GIT_TIMEOUT and its row says why.
 # 2. regrades: --resume after the reference changed writes regrade.md/.csv with the old and new score
 #   and the tests whose verdict moved; --regrade ID grades one student again; an unknown id is refused.
+#   --regrade-problem P: everybody again, regrade.md with P's rows first; an unknown problem is refused.
+# 4. --reveal-hidden: a failed hidden group's smallest failing input in the feedback, only with it.
 # 3. the CI template (dist/github/grade.yml and grade.sh, which tools/pack.sh copies into the student
 #   pack): graded once per push, "public tests only" in the workflow's and the reporter step's names,
 #   the job named as Classroom's reporter looks it up; grade.sh run as on GitHub Actions says it too.
@@ -37,6 +42,8 @@ SMALL="--problems tests/batch/problems --reference tests/batch/reference --cache
 python3 tests/batch/course/make-late.py "$T/in" || { echo "FAIL - cannot build the classes"; exit 1; }
 chmod -R go+rX "$T/in"
 POLICY=$T/in/policy.yaml
+# git on the repository 'hang' (HEAD a FIFO) blocks: it is killed after 1 s (the default is 60 s)
+export GRADER_GIT_TIMEOUT=1
 
 # the repositories before grading: every file's bytes and times, and git's own view of the work tree
 tree_state() { (cd "$1" && find . -type f -printf '%p %T@ %s\n' | sort && find . -type f -exec sha256sum {} + | sort); }
@@ -49,7 +56,9 @@ for c in git canvas moodle folders; do
 	echo $? >"$T/$c.rc"
 	check "no sanitizer reports ($c)" no_sanitizer_errors "$T/$c.err"
 done
-check "git: exit 1, rows with status error: (toolate: nothing before late_until; broken: no repository)" [ "$(cat "$T/git.rc")" = 1 ]
+check "git: exit 1, rows with status error: (toolate: nothing before late_until; broken: no repository; hang: git killed)" [ "$(cat "$T/git.rc")" = 1 ]
+check "a hanging git is killed: no git process left in the batch's session" sh -c "! pgrep -s 0 -x git >/dev/null"
+check "... and its student gets feedback saying why" grep -q "git rev-list did not finish within 1 s" "$T/out-git/feedback/hang.txt"
 for c in canvas moodle folders; do
 	check "$c: exit 0 (every student graded)" [ "$(cat "$T/$c.rc")" = 0 ]
 done
@@ -75,6 +84,7 @@ want = {
   "backdated": ("13", "36.02", "20", "10.4", "2026-11-22T12:00:00+01:00", True, "ok"),
   "toolate":   ("", "80.02", "100", "0", "2026-11-24T08:00:00+01:00", True, "error: no commit at or before late_until"),
   "broken":    ("", "", "", "", "", False, "error: cannot read the git repository 'broken': git rev-list: "),
+  "hang":      ("", "", "", "", "", False, "error: cannot read the git repository 'hang': git rev-list did not finish within 1 s"),
  },
  "canvas": {
   "babbagecharles_102": ("13", "0", "0", "13", "", False, "ok"),
@@ -145,6 +155,38 @@ sed 's/percent: 10/percent: 5/' "$POLICY" >"$T/policy5.yaml"
 check "--resume under another policy grades nobody again" grep -q '5 already graded: grading 0' "$T/resume.err"
 check "... and prices again: hopper 3 days x 5 % = 15 %: 11.05" grep -q '^hopper_103,5,8,13,13,50,15,11.05,' "$T/out-canvas/grades.csv"
 
+# the price where students and instructors look: the feedback's first lines, the summary's columns
+printf '%s\n' '== Deadline and late work ==' \
+	'Handed in 1 day 6 hours after the deadline (2026-11-20T23:59:00+01:00).' \
+	'Late penalty: 20% (2 started days x 10%).' \
+	'Score before the penalty: 13 / 13; final score: 10.4 / 13.' '' 'Grading late' >"$T/late-want.txt"
+check "feedback/late.txt opens with how late, the penalty and the final score (worked out by hand)" \
+	sh -c "head -6 '$T/out-git/feedback/late.txt' | cmp - '$T/late-want.txt'"
+check "... and feedback/late.md too" sh -c "grep -q '^<!-- late -->\$' '$T/out-git/feedback/late.md' && \
+	grep -qF 'Late penalty: 20% (2 started days x 10%).<br>' '$T/out-git/feedback/late.md' && \
+	grep -qF 'final score: 10.4 / 13.' '$T/out-git/feedback/late.md' && grep -q '^## Grading results' '$T/out-git/feedback/late.md'"
+check "feedback: on time says so" grep -qx 'Handed in on time (deadline 2026-11-20T23:59:00+01:00).' "$T/out-git/feedback/ontime.txt"
+check "feedback: after late_until (not graded) says the final score is 0" sh -c \
+	"grep -qF 'after the last moment late work was taken (2026-11-23T23:59:00+01:00).' '$T/out-git/feedback/toolate.txt' && \
+	 grep -qx 'Late penalty: 100%: the final score is 0.' '$T/out-git/feedback/toolate.txt'"
+check "feedback after --resume under another policy: priced again, one block (3 days x 5 % = 15 %: 11.05)" sh -c \
+	"[ \$(grep -c '^== Deadline and late work ==\$' '$T/out-canvas/feedback/hopper_103.txt') = 1 ] && \
+	 [ \$(grep -c '^<!-- late -->\$' '$T/out-canvas/feedback/hopper_103.md') = 1 ] && \
+	 grep -qx 'Late penalty: 15% (3 started days x 5%).' '$T/out-canvas/feedback/hopper_103.txt' && \
+	 grep -qF 'final score: 11.05 / 13.' '$T/out-canvas/feedback/hopper_103.txt'"
+check "summary.html: late, penalty and final columns (late: 30 h, 20 %, 10.4)" sh -c \
+	"grep -qF '<th class=\"n\">Total</th><th class=\"n\">Late (h)</th><th class=\"n\">Penalty (%)</th><th class=\"n\">Final</th>' '$T/out-git/summary.html' && \
+	 grep -qF '>late</a></td><td class=\"n\" data-v=\"5.000000\">5</td><td class=\"n\" data-v=\"8.000000\">8</td><td class=\"n\" data-v=\"13.000000\">13</td><td class=\"n\" data-v=\"30.000000\">30</td><td class=\"n\" data-v=\"20.000000\">20</td><td class=\"n\" data-v=\"10.400000\">10.4</td>' '$T/out-git/summary.html'"
+"$GRADER" batch "$T/in/canvas" -o "$T/out-canvas" $SMALL --resume -j 2 >/dev/null 2>"$T/resume-nopolicy.err"
+check "--resume without a policy takes the block out of the feedback" sh -c \
+	"! grep -q 'Deadline and late work' '$T/out-canvas/feedback/hopper_103.txt' '$T/out-canvas/feedback/hopper_103.md' && \
+	 head -1 '$T/out-canvas/feedback/hopper_103.txt' | grep -q '^Grading '"
+"$GRADER" batch "$T/in/folders" -o "$T/out-ko" $SMALL --policy "$POLICY" --lang ko -j 2 >/dev/null 2>"$T/ko.err"
+check "--lang ko: the block in Korean (zoe after late_until, yan on time)" sh -c \
+	"head -1 '$T/out-ko/feedback/zoe.txt' | grep -qx '== 마감과 지각 제출 ==' && \
+	 grep -qx '지각 감점: 100%, 최종 점수는 0점입니다.' '$T/out-ko/feedback/zoe.txt' && \
+	 grep -qx '기한 안에 제출했습니다 (마감 2026-11-20T23:59:00+01:00).' '$T/out-ko/feedback/yan.txt'"
+
 # shards merged == one run; shards under different policies are refused
 "$GRADER" batch "$T/in/git" -o "$T/s1" $SMALL --policy "$POLICY" --shard 1/2 -j 1 >/dev/null 2>&1
 "$GRADER" batch "$T/in/git" -o "$T/s2" $SMALL --policy "$POLICY" --shard 2/2 -j 1 >/dev/null 2>&1
@@ -205,10 +247,78 @@ check "... and regrade.md says nothing moved" sh -c \
 	"grep -q '^1 student graded again: 1 compared' '$T/out-rg/regrade.md' && grep -qx 'Nothing moved.' '$T/out-rg/regrade.md'"
 "$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG >/dev/null 2>&1
 check "a run without --resume removes the earlier regrade.md" [ ! -e "$T/out-rg/regrade.md" ]
+# --regrade-problem: sum's reference "fixed" (now one too many: every hidden sum test fails), parity's change
+# undone at the same time: sum's rows come first, parity's under "Other problems"
+sed -i 's/return s;/return s + 1;/' "$T/rg/reference/sum.c"
+sed -i 's/ || n == 3;/;/' "$T/rg/reference/parity.c"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade-problem sum >/dev/null 2>"$T/rg4.err"
+check "--regrade-problem sum: every student graded again, regrade.md written" \
+	sh -c "grep -q ': grading 2 with' '$T/rg4.err' && grep -q 'what the regrade moved: .*/regrade.md' '$T/rg4.err'"
+cat >"$T/rg4-want.md" <<'MD'
+# Regrade of problem sum: what moved
+
+2 students graded again: 2 compared with their earlier result, 0 had none.  2 moved (a score, a status or a test's verdict), 0 did not; 8 test verdicts changed.
+
+## Problem sum: 2 rows moved
+
+| student | problem | old score | new score | what changed |
+|---|---|---|---|---|
+| yan | sum | 8 | 2 | random/1: correct → wrong-answer; random/2: correct → wrong-answer; random/3: correct → wrong-answer |
+| zoe | sum | 8 | 2 | random/1: correct → wrong-answer; random/2: correct → wrong-answer; random/3: correct → wrong-answer |
+
+## Other problems, graded again with it: 2 rows moved
+
+| student | problem | old score | new score | what changed |
+|---|---|---|---|---|
+| yan | parity | 4.5 | 5 | small/isEven(3): wrong-answer → correct |
+| zoe | parity | 4.5 | 5 | small/isEven(3): wrong-answer → correct |
+MD
+check "regrade.md: sum's rows (8 → 2, its three hidden tests), then the other problems' (parity 4.5 → 5)" \
+	sh -c "diff '$T/rg4-want.md' '$T/out-rg/regrade.md'"
+"$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade-problem nope >/dev/null 2>"$T/rg5.err"
+rc=$?
+check "--regrade-problem of a problem not graded: exit 2, names the problems" \
+	sh -c "[ $rc = 2 ] && grep -qF \"regrade-problem 'nope': no such problem is graded ('parity', 'sum')\" '$T/rg5.err'"
 "$GRADER" batch "$T/in/folders" -o "$T/out-rg" $RG --regrade nobody >/dev/null 2>"$T/rg3.err"
 rc=$?
 check "--regrade of an id not in the class: exit 2, says so" \
 	sh -c "[ $rc = 2 ] && grep -q \"regrade 'nobody': no such student in the class\" '$T/rg3.err'"
+
+# ---- 4. --reveal-hidden: after the deadline, each failed hidden group's smallest failing input ----
+mkdir -p "$T/rv/neg"
+cp tests/batch/reference/parity.c "$T/rv/neg/"
+cat >"$T/rv/neg/sum.c" <<'C'
+long long total(const int *L, int n);
+/* forgets negative values: the public examples have none, the hidden random rows do */
+long long total(const int *L, int n)
+{
+    long long s = 0;
+    for (int i = 0; i < n; i++)
+        if (L[i] > 0)
+            s += L[i];
+    return s;
+}
+C
+chmod -R go+rX "$T/rv"
+"$GRADER" batch "$T/rv" -o "$T/out-rv0" $SMALL -j 1 >/dev/null 2>"$T/rv0.err"
+"$GRADER" batch "$T/rv" -o "$T/out-rv1" $SMALL -j 1 --reveal-hidden >/dev/null 2>"$T/rv1.err"
+# the smallest row the generator allows (length 1) with the value nearest 0 that still fails: [-1]
+check "--reveal-hidden: the hidden group's smallest failing input in feedback/neg.txt" grep -qx \
+	'    smallest failing input (shown after the deadline): total(\[-1\]): expected -1, returned 0' "$T/out-rv1/feedback/neg.txt"
+check "... and in feedback/neg.md" grep -qF \
+	'**smallest failing input (shown after the deadline):** total(&#91;-1&#93;): expected -1, returned 0' "$T/out-rv1/feedback/neg.md"
+check "... under its group, the hidden one: 0 of 3 passed" sh -c \
+	"grep -B1 'smallest failing input (shown after the deadline)' '$T/out-rv1/feedback/neg.txt' | head -1 | grep -q '^  random (hidden, .*0 of 3 passed'"
+# what the hidden tests were (the instructor's record): their calls appear in no student's feedback, either way
+python3 -c 'import json,sys
+for p in json.load(open(sys.argv[1]))["problems"]:
+    for t in p["tests"]:
+        if t.get("visibility") == "hidden": print(t["call"])' "$T/out-rv0/students/neg.json" >"$T/rv-hidden-calls"
+check "the instructor's record lists the 3 failed hidden calls" [ "$(grep -c '^total(\[' "$T/rv-hidden-calls")" = 3 ]
+check "without --reveal-hidden: no hidden input in feedback/ (neither [-1] nor a hidden call)" sh -c \
+	"! grep -rqF -e 'total([-1])' -e 'total(&#91;-1&#93;)' -e 'shown after the deadline' -f '$T/rv-hidden-calls' '$T/out-rv0/feedback'"
+check "with it: still none of the hidden tests' own inputs in feedback/" sh -c "! grep -rqF -f '$T/rv-hidden-calls' '$T/out-rv1/feedback'"
+check "--reveal-hidden changes no score" cmp "$T/out-rv0/grades.csv" "$T/out-rv1/grades.csv"
 
 # ---- 3. the CI template ----
 if python3 -c 'import yaml' 2>/dev/null; then
