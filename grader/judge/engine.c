@@ -941,6 +941,8 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	grade_result_score(out);
 	if (compare) {
 		diagnose_result(out, VIS_HIDDEN);
+		/* the measurement's runners take the same sandbox uids: RLIMIT_NPROC counts the ones still up */
+		pool_stop_runners(pool);
 		growth_after_grading(&jc, builds, out, VIS_HIDDEN);
 	}
 	out->elapsed_s = (double)(now_us() - started) / 1e6;
