@@ -1064,6 +1064,8 @@ static int run_submission(struct engine *e, const char *dir, const struct select
 	grade_result_score(out);
 	if (compare) {
 		diagnose_result(out, VIS_HIDDEN);
+		/* the measurement's runners take the same sandbox uids: RLIMIT_NPROC counts the ones still up */
+		pool_stop_runners(pool);
 		growth_after_grading(&jc, builds, out, VIS_HIDDEN);
 		if (e->opts.reveal_hidden) {
 			pool_stop_runners(pool); /* the search's pools use the same sandbox uids */

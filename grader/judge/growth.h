@@ -13,8 +13,11 @@
  * (growth_after_grading).  It changes no score.
  *
  * How (growth_measure):
- *   inputs   generated from the size alone (a splitmix64 stream seeded by N):
- *            the same submission sees the same inputs every time
+ *   inputs   with the file's `args:` (growth_spec.gen), drawn by the tests'
+ *            generators (casegen.h) with N the size and a seed fixed for
+ *            every size; without it, generated from the size alone (a
+ *            splitmix64 stream seeded by N), every array N long.  Either
+ *            way the same submission sees the same inputs every time
  *   runs     the submission's own built runner, through the runner pool
  *            (runner.h) with the problem's memory limit and a CPU limit of
  *            GROWTH_RUN_CAP_MS per call; the time is the case child's CPU
@@ -24,7 +27,8 @@
  *            every size alike), GROWTH_REPS in all (GROWTH_REPS_SLOW over
  *            GROWTH_SLOW_MS), and the LEAST time counts: a busy machine only
  *            ever adds time
- *   sizes    from `sizes[0]`, doubling up to `sizes[1]`; doubling stops at
+ *   sizes    from `sizes[0]`, doubling up to `sizes[1]` (or up by `step:`,
+ *            without refinement: the sizes are dense); doubling stops at
  *            a first run over the cap, a run that fails (memory, crash), or when
  *            the budget (GROWTH_BUDGET_MS of CPU per problem, all runs
  *            counted) cannot pay for the next size.  It also stops early
@@ -42,9 +46,11 @@
  *            input: the fastest time measured, when under GROWTH_FIXED_MAX_MS)
  *            is taken off every time; then least squares of log t over log N,
  *            over the usable points: those at or above GROWTH_MIN_MS (well
- *            above timer resolution) and under the cap.  At least two are
- *            needed to say anything, and a time that grew slower than
- *            N^GROWTH_FLAT_EXPONENT names no class (an early exit).
+ *            above timer resolution) and under the cap.  At least
+ *            GROWTH_MIN_POINTS are needed to say anything (fewer are
+ *            degenerate: the sentence says the grader cannot say, and why),
+ *            and a time that grew slower than N^GROWTH_FLAT_EXPONENT names
+ *            no class (an early exit).
  *   class    exponential when the fitted exponent exceeds GROWTH_EXP_CUTOFF
  *            (doubling N multiplies the time by more than 2^6 = 64, which
  *            no polynomial of degree 6 or less does, and which
@@ -77,6 +83,7 @@
 #define GROWTH_BUDGET_MS 10000u  /* CPU time all runs of one problem may use */
 #define GROWTH_RUN_CAP_MS 2000u  /* one call's CPU limit: doubling stops past it */
 #define GROWTH_MIN_MS 5.0        /* points under this are too close to timer resolution to fit */
+#define GROWTH_MIN_POINTS 3      /* usable points a class needs: with fewer the sentence says it cannot say */
 #define GROWTH_REPS 5            /* runs per size (the least CPU time counts: noise only adds time) */
 #define GROWTH_REPS_SLOW 3       /*   for sizes whose first run took over GROWTH_SLOW_MS */
 #define GROWTH_SLOW_MS 300.0

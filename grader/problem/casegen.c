@@ -586,6 +586,8 @@ size_t casegen_expand(const struct case_spec *spec, int group, struct test_case 
 		tc->expected = spec->expected;
 		if (spec->name)
 			tc->name = xstrdup(spec->name);
+		if (spec->has_n) /* the slot past the inputs (allocated above): what expressions call N */
+			tc->args[spec->nargs] = (struct value){ VT_INT, spec->n, NULL, 0 };
 		/* ranges take their digits last to first whatever the draw order, so a range
 		 * combination means the same with or without expressions */
 		for (int i = spec->nargs - 1; i >= 0; i--)

@@ -113,8 +113,11 @@ struct case_spec {
 	bool balance;          /* count / 2 answers false (0) and count / 2 true (1) */
 	bool has_answer;
 	long long answer;      /* else: answers equal to this */
+	/* an extra input N at index nargs that bounds may name (a growth measurement's size, growth.h) */
+	bool has_n;
+	long long n;
 };
-#define CASE_SPEC_INIT { 0, 0, NULL, 1, 0, false, 0, NULL, 0, 0, false, false, 0 }
+#define CASE_SPEC_INIT { 0, 0, NULL, 1, 0, false, 0, NULL, 0, 0, false, false, 0, false, 0 }
 
 /* Free args (with their literals) and name; spec is then CASE_SPEC_INIT again. */
 void case_spec_release(struct case_spec *spec);

@@ -479,11 +479,31 @@ static int find_function(struct loader *ld, yaml_node_t *entry, yaml_node_t *cal
 	return fail(ld, call, "call '%s' names no function of this problem", scalar(call));
 }
 
+/* The inputs' names as a case's expressions call them (the length parameters left out), then extra if set; free() it. */
+static const char **input_names(const struct signature *sig, const char *extra)
+{
+	const char **names = xcalloc((size_t)sig->ninputs + 2, sizeof(*names));
+	int i = 0;
+	for (int j = 0; j < sig->nparams; j++)
+		if (!sig->params[j].is_length && i < sig->ninputs)
+			names[i++] = sig->params[j].name;
+	names[i] = extra;
+	return names;
+}
+
+/* The arguments' bounds (node args) may be drawn in some order: no circle. */
+static int check_no_circle(struct loader *ld, yaml_node_t *args, const struct case_spec *spec)
+{
+	int *order = xcalloc((size_t)spec->nargs + 1, sizeof(int)), ret = casegen_order(spec, order);
+	free(order);
+	return ret < 0 ? fail(ld, args, "the arguments' bounds depend on each other in a circle") : 0;
+}
+
 /* `args:` of the entry n: one generator per input of sig. */
 static int parse_case_args(struct loader *ld, yaml_node_t *n, yaml_node_t *args, const struct signature *sig,
 			   struct case_spec *spec)
 {
-	int nargs = sig->ninputs, ret = -1, *order = NULL;
+	int nargs = sig->ninputs, ret = -1;
 	size_t total = 1;
 	const char **names;
 
@@ -501,10 +521,7 @@ static int parse_case_args(struct loader *ld, yaml_node_t *n, yaml_node_t *args,
 	/* every entry, so that case_spec_release() frees a half-parsed one */
 	spec->args = xcalloc((size_t)nargs + 1, sizeof(*spec->args));
 	spec->nargs = nargs;
-	names = xcalloc((size_t)nargs + 1, sizeof(*names));
-	for (int j = 0, i = 0; j < sig->nparams; j++)
-		if (!sig->params[j].is_length && i < nargs)
-			names[i++] = sig->params[j].name;
+	names = input_names(sig, NULL);
 	ld->names = names;
 	ld->ninputs = nargs;
 	for (int i = 0; i < nargs; i++) {
@@ -518,14 +535,8 @@ static int parse_case_args(struct loader *ld, yaml_node_t *n, yaml_node_t *args,
 			goto cleanup;
 		}
 	}
-	order = xcalloc((size_t)nargs + 1, sizeof(int));
-	if (casegen_order(spec, order) < 0) {
-		fail(ld, args, "the arguments' bounds depend on each other in a circle");
-		goto cleanup;
-	}
-	ret = 0;
+	ret = check_no_circle(ld, args, spec);
 cleanup:
-	free(order);
 	free(names);
 	ld->names = NULL;
 	ld->ninputs = 0;
@@ -1146,7 +1157,20 @@ static int parse_order(struct loader *ld, yaml_node_t *n, int *out)
 	return 0;
 }
 
-/* `size: length` (the array input's length) or `size: arg K` (the K-th input, an integer, 1-based). */
+/* The name of input k (the k-th parameter that is no array's length). */
+static const char *names_of(const struct signature *sig, int k)
+{
+	for (int j = 0; j < sig->nparams; j++)
+		if (!sig->params[j].is_length && k-- == 0)
+			return sig->params[j].name;
+	return "";
+}
+
+/*
+ * `size: NAME` (an input: an array's length or an integer's value),
+ * `size: length` (the first array input's length) or `size: arg K` (the
+ * K-th input, an integer, 1-based).
+ */
 static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
 {
 	const struct signature *sig = &ld->p->funcs[gs->func];
@@ -1155,6 +1179,15 @@ static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
 	if (expect_type(ld, n, YAML_SCALAR_NODE, "growth size") < 0)
 		return -1;
 	s = scalar(n);
+	for (k = 0; k < sig->ninputs && strcmp(s, names_of(sig, k)); k++)
+		;
+	if (k < sig->ninputs) { /* an input by its name: an array's length, or an integer's value */
+		if (sig->input_types[k] == VT_BOOL)
+			return fail(ld, n, "growth size '%s': a bool cannot grow (name an integer or an array)", s);
+		gs->by_length = sig->input_types[k] == VT_INT_ARRAY;
+		gs->size_arg = k;
+		return 0;
+	}
 	gs->by_length = !strcmp(s, "length");
 	if (gs->by_length) {
 		for (k = 0; k < sig->ninputs && !value_type_is_array(sig->input_types[k]); k++)
@@ -1164,9 +1197,15 @@ static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
 	} else {
 		char *end;
 		long v = !strncmp(s, "arg ", 4) ? strtol(s + 4, &end, 10) : 0;
-		if (!v || *end || v < 1 || v > sig->ninputs)
-			return fail(ld, n, "growth size must be 'length' or 'arg K' (K from 1 to %d), not '%s'",
-				    sig->ninputs, s);
+		if (!v || *end || v < 1 || v > sig->ninputs) {
+			struct strbuf known = STRBUF_INIT;
+			for (k = 0; k < sig->ninputs; k++)
+				strbuf_addf(&known, "%s%s", k ? ", " : "", names_of(sig, k));
+			fail(ld, n, "growth size '%s' names no input of %s (its inputs: %s); say an input's name, "
+			     "'length' or 'arg K' (K from 1 to %d)", s, sig->name, known.buf, sig->ninputs);
+			strbuf_release(&known);
+			return -1;
+		}
 		k = (int)v - 1;
 		if (value_type_is_array(sig->input_types[k]) || sig->input_types[k] == VT_BOOL)
 			return fail(ld, n, "growth size '%s': that input is no integer (say 'length' for an array)", s);
@@ -1190,11 +1229,87 @@ static int check_growth_sizes(struct loader *ld, yaml_node_t *n, const struct gr
 	return 0;
 }
 
+/* Is e exactly the input N (index nargs)? */
+static bool is_n(const struct expr *e, int nargs)
+{
+	return e && e->nops == 1 && e->ops[0].kind == EX_ARG && e->ops[0].arg == nargs;
+}
+
+/*
+ * The growing input's entry in growth `args:` (node a): N for an integer
+ * (drawn as a random value in [N, N]), or an array generator whose length
+ * is N.
+ */
+static int growth_size_arg(struct loader *ld, yaml_node_t *a, const struct growth_spec *gs, struct arg_spec *spec)
+{
+	const struct signature *sig = &ld->p->funcs[gs->func];
+	const char *name = names_of(sig, gs->size_arg);
+	if (!gs->by_length) {
+		if (a->type != YAML_SCALAR_NODE || strcmp(scalar(a), "N"))
+			return fail(ld, a, "growth args: '%s' is the size that grows: write N for it", name);
+		memset(spec, 0, sizeof(*spec));
+		spec->kind = ARG_RANDOM;
+		spec->type = spec->literal.type = sig->input_types[gs->size_arg];
+		expr_parse("N", ld->names, ld->ninputs, &spec->lo_e, ld->err);
+		expr_parse("N", ld->names, ld->ninputs, &spec->hi_e, ld->err);
+		return 0;
+	}
+	if (parse_arg(ld, a, sig->input_types[gs->size_arg], spec) < 0)
+		return -1;
+	if (spec->kind != ARG_RANDOM_ARRAY || !is_n(spec->len_lo_e, sig->ninputs) || !is_n(spec->len_hi_e, sig->ninputs))
+		return fail(ld, a, "growth args: '%s' is the array that grows: give it as {array: {length: N, ...}}", name);
+	return 0;
+}
+
+/* growth `args:` - one generator per input, as a case's; the size's own entry is N (growth_size_arg). */
+static int load_growth_args(struct loader *ld, yaml_node_t *args, struct growth_spec *gs)
+{
+	const struct signature *sig = &ld->p->funcs[gs->func];
+	int nargs = sig->ninputs, given, ret = -1;
+	struct case_spec *spec = xcalloc(1, sizeof(*spec));
+	const char **names = input_names(sig, "N");
+
+	*spec = (struct case_spec)CASE_SPEC_INIT;
+	gs->gen = spec; /* owned from here: a half-parsed one is freed with the problem */
+	spec->func = gs->func;
+	spec->line = (int)args->start_mark.line + 1;
+	spec->has_n = true;
+	if (expect_type(ld, args, YAML_SEQUENCE_NODE, "growth args") < 0)
+		goto cleanup;
+	given = (int)(args->data.sequence.items.top - args->data.sequence.items.start);
+	if (given != nargs) {
+		fail(ld, args, "%s takes %d argument%s, growth args gives %d", sig->name, nargs, nargs == 1 ? "" : "s",
+		     given);
+		goto cleanup;
+	}
+	spec->args = xcalloc((size_t)nargs + 1, sizeof(*spec->args));
+	spec->nargs = nargs;
+	ld->names = names;
+	ld->ninputs = nargs + 1; /* N is input nargs: casegen_expand puts the size there */
+	for (int i = 0; i < nargs; i++) {
+		yaml_node_t *a = yaml_document_get_node(&ld->doc, args->data.sequence.items.start[i]);
+		if (i == gs->size_arg ? growth_size_arg(ld, a, gs, &spec->args[i]) < 0
+				      : parse_arg(ld, a, sig->input_types[i], &spec->args[i]) < 0)
+			goto cleanup;
+		if (spec->args[i].kind == ARG_RANGE) {
+			fail(ld, a, "growth args draw one call per size: give random, not range");
+			goto cleanup;
+		}
+	}
+	ret = check_no_circle(ld, args, spec);
+cleanup:
+	free(names);
+	ld->names = NULL;
+	ld->ninputs = 0;
+	return ret;
+}
+
 static int load_growth(struct loader *ld, yaml_node_t *n)
 {
-	static const char *const keys[] = { "call", "size", "expected", "sizes", "values", NULL };
+	static const char *const keys[] = { "call", "size", "expected", "sizes", "values", "args", "seed", "step", NULL };
 	struct growth_spec *gs = &ld->p->growth;
-	yaml_node_t *v[5];
+	yaml_node_t *v[8];
+	long long seed = 0;
 	if (read_mapping(ld, n, "growth", keys, v) < 0)
 		return -1;
 	gs->line = (int)n->start_mark.line + 1;
@@ -1212,6 +1327,23 @@ static int load_growth(struct loader *ld, yaml_node_t *n)
 		return -1;
 	if (v[4] && (!value_fits(VT_INT, gs->lo) || !value_fits(VT_INT, gs->hi)))
 		return fail(ld, v[4], "growth values must fit an int");
+	if (v[4] && v[5])
+		return fail(ld, v[4], "growth values only applies without args (with args every input says how it is drawn)");
+	if (v[6] && !v[5])
+		return fail(ld, v[6], "growth seed only applies with args");
+	if (v[5] && load_growth_args(ld, v[5], gs) < 0)
+		return -1;
+	if (v[6] && get_integer(ld, v[6], "growth seed", &seed) < 0)
+		return -1;
+	if (gs->gen)
+		gs->gen->seed = v[6] ? (uint64_t)seed : 0x9e3779b97f4a7c15ull;
+	if (v[7]) {
+		if (get_integer(ld, v[7], "growth step", &gs->step) < 0)
+			return -1;
+		if (gs->step < 1 || gs->step > gs->to - gs->from)
+			return fail(ld, v[7], "growth step must be from 1 to %lld (the sizes' span), not %lld",
+				    gs->to - gs->from, gs->step);
+	}
 	gs->declared = true;
 	return 0;
 }
@@ -1484,6 +1616,10 @@ void problem_release(struct problem *p)
 		free(p->equivalents[i].reason);
 	}
 	free(p->equivalents);
+	if (p->growth.gen) {
+		case_spec_release(p->growth.gen);
+		free(p->growth.gen);
+	}
 	memset(p, 0, sizeof(*p));
 }
 

@@ -85,6 +85,7 @@ struct group {
  * expected order, and the sizes the measurement may try (growth.h does it).
  */
 #define GROWTH_EXPONENTIAL (-1) /* expected: 2^N */
+struct case_spec;
 struct growth_spec {
 	bool declared;           /* the file has a growth: key */
 	int func;                /* index into funcs */
@@ -92,7 +93,16 @@ struct growth_spec {
 	bool by_length;          /* N is that array's length; else the integer's value */
 	int expected;            /* the exponent k of N^k (1..6), or GROWTH_EXPONENTIAL */
 	long long from, to;      /* the smallest and the largest N to try */
-	long long lo, hi;        /* the values generated for elements and the other integer inputs */
+	long long lo, hi;        /* without args: the values generated for elements and the other integer inputs */
+	long long step;          /* `step:` sizes go up by this; 0: they double */
+	/*
+	 * `args:` how every input is drawn at a size, with the generators of
+	 * `cases:` (casegen.h): the size's own entry is N (an int) or an array
+	 * of length N, and any bound may name N (has_n; seed fixed, so what does
+	 * not depend on N is drawn alike at every size).  Owned (problem_release
+	 * frees it); NULL: every array has length N, the rest from [lo, hi].
+	 */
+	struct case_spec *gen;
 	int line, column;        /* where the key stands */
 };
 

@@ -9,6 +9,10 @@ EXPECTED lines (one check each, '#' comments):
     problem ID below max        score below max_score
     problem ID full             score equal to max_score
     group ID NAME score = X     the group's score
+    growth ID CLASS [LO HI]     the growth measurement of ID (docs/growth.md): CLASS is N, N^2, ...,
+                                exponential, or none (the grader says it cannot say), or several joined
+                                by '|'; a class needs 3 usable points and an exponent (for
+                                exponential: a base per +1 of N) within [LO, HI] - margins, never times
 Prints "ok - ..." / "not ok - ..." lines; exit 1 on any failure.
 """
 import collections
@@ -70,6 +74,35 @@ def chosen(report, label):
           f"{label}: grundy zero holds at least 6 positions of value 0")
 
 
+def check_growth(p, wants, margin, path):
+    g = p.get("growth")
+    label = f"{path}: {p['id']} growth"
+    if g is None:
+        check(False, f"{label}: not measured")
+        return
+    msg, cls = g["message"], g["class"]
+    said = f"({msg!r}; points {g['points']}, {g['points_used']} used)"
+    if cls is None and g["between"] is None:
+        # cannot say: no class, no exponent, and a sentence that says so
+        check("none" in wants and "cannot say" in msg and g["exponent"] is None,
+              f"{label} is one of {wants}: the grader cannot say {said}")
+        return
+    if cls is None:
+        check(False, f"{label}: between {g['between']}, wanted one of {wants} {said}")
+        return
+    used = [ms for n, ms in g["points"] if 5 <= ms < g["capped_ms"]]
+    value = g["exponent"]
+    if cls == "exponential":
+        m = re.search(r"about ([0-9.]+)\^N", msg)
+        value = float(m.group(1)) if m else None
+    ok = (cls in wants and len(used) >= 3 and g["points_used"] >= 3 and value is not None
+          and (not margin or margin[0] <= value <= margin[1])
+          and ((", as expected" in msg) == (cls == g["expected"] or (cls == "exponential" and g["expected"] == "2^N"))))
+    what = "base" if cls == "exponential" else "exponent"
+    check(ok, f"{label}: {cls} ({what} {value}, wanted one of {wants} within {margin}, 'as expected' only when "
+              f"it is) {said}")
+
+
 def expect(report, path):
     ps = problems(report)
     for line in open(path):
@@ -88,6 +121,8 @@ def expect(report, path):
             check(p["score"] < p["max_score"] - 1e-9, f"{path}: {w[1]} scores {p['score']}, below {p['max_score']}")
         elif w[0] == "problem" and w[2] == "full":
             check(abs(p["score"] - p["max_score"]) < 1e-9, f"{path}: {w[1]} full marks ({p['score']})")
+        elif w[0] == "growth":
+            check_growth(p, w[2].split("|"), [float(x) for x in w[3:5]], path)
         elif w[0] == "group":
             g = next((g for g in p["groups"] if g["name"] == w[2]), None)
             check(g is not None and abs(g["score"] - float(w[5])) < 1e-9,

@@ -119,8 +119,8 @@ static void test_unknown(void **state)
 	assert_int_equal(g->nused, 0);
 	assert_true(g->extrapolated_s < 0);
 	assert_false(g->decided);
-	assert_string_equal(g->sentence, "f: its growth could not be measured: every call up to N = 8192 took under 5 ms, "
-					 "too quick to time");
+	assert_string_equal(g->sentence, "f: the grader cannot say how its time grows: every call up to N = 8192 took "
+					 "under 5 ms, too quick to time");
 	growth_result_free(g);
 }
 
@@ -168,11 +168,11 @@ static void test_cubic_dragged(void **state)
 
 static void test_between(void **state)
 {
-	/* two sizes, the time x2^2.45, on a machine whose runs scatter by 30%: N^2 fits within the scatter and
-	 * so does N^3 (a N^3 + b N^2, its N^3 term 53% at the top): the sentence says it cannot tell */
-	static const long long sizes[] = { 1000, 2000 };
-	static const double ms[] = { 100, 546 };
-	struct growth_result *g = points_of(sizes, ms, 2, 0.3);
+	/* three sizes, the time ~N^2.45, on a machine whose runs scatter by 30%: N^2 fits within the scatter and
+	 * so does N^3 (a N^3 + b N^2): the sentence says it cannot tell */
+	static const long long sizes[] = { 1000, 1414, 2000 };
+	static const double ms[] = { 100, 233, 546 };
+	struct growth_result *g = points_of(sizes, ms, 3, 0.3);
 	(void)state;
 	g->target = 4000;
 	growth_fit(g);
@@ -184,8 +184,8 @@ static void test_between(void **state)
 	assert_non_null(strstr(g->sentence, "f grows like N^2.4 (expected N^2): between O(N^2) and O(N^3), the "
 					    "measurements cannot tell which; at N = 4000 one call would take about "));
 	assert_null(strstr(g->sentence, "as expected"));
-	/* the same two points from a quiet machine (scatter 2%): N^2 is 16% off now, over the tolerance of 15%,
-	 * and N^3 fits them exactly */
+	/* the same points from a quiet machine (scatter 2%): N^2 is off by more than the tolerance of 15% now,
+	 * and N^3 fits them */
 	for (int i = 0; i < g->npoints; i++)
 		g->points[i].scatter = 0.02;
 	growth_fit(g);
@@ -226,8 +226,34 @@ static void test_flat(void **state)
 	assert_true(g->flat);
 	assert_false(g->decided);
 	assert_true(g->extrapolated_s < 0);
-	assert_string_equal(g->sentence, "f: its time hardly grew with N (from 6 ms at N = 1000 to 6 ms at N = 8000), "
-					 "so how it grows could not be measured; the inputs may let it finish early");
+	assert_string_equal(g->sentence, "f: the grader cannot say how its time grows: it hardly changed with N (from "
+					 "6 ms at N = 1000 to 6 ms at N = 8000); the inputs may let it finish early");
+	growth_result_free(g);
+}
+
+static void test_too_few(void **state)
+{
+	/* two usable sizes (issue 33): any two-term model meets two points, so no class is named, however clean
+	 * the times - the sentence says the grader cannot say, and why the sizes stopped */
+	static const long long sizes[] = { 1000, 2000, 4000, 8000 };
+	static const double ms[] = { 0.5, 1.2, 40, 160 };
+	struct growth_result *g = points_of(sizes, ms, 4, 0.01);
+	(void)state;
+	g->target = 100000;
+	g->stopped = strdup("at N = 16000 a call took over 2000 ms");
+	growth_fit(g);
+	assert_int_equal(g->nused, 2);
+	assert_false(g->known);
+	assert_false(g->decided);
+	assert_false(g->exponential);
+	assert_true(g->extrapolated_s < 0);
+	assert_string_equal(g->sentence, "f: the grader cannot say how its time grows: only 2 sizes took from 5 ms to "
+					 "the 2000 ms cap, and 3 are needed (at N = 16000 a call took over 2000 ms)");
+	/* one usable size: the same, in the singular */
+	g->points[2].ms = 4;
+	growth_fit(g);
+	assert_int_equal(g->nused, 1);
+	assert_non_null(strstr(g->sentence, "only 1 size took from 5 ms to the 2000 ms cap, and 3 are needed"));
 	growth_result_free(g);
 }
 
@@ -254,6 +280,7 @@ int main(void)
 		cmocka_unit_test(test_between),
 		cmocka_unit_test(test_uneven),
 		cmocka_unit_test(test_flat),
+		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,7 @@
 
 #include "judge/engine.h"
 #include "problem/problem.h"
+#include "problem/casegen.h"
 #include "judge/reference.h"
 #include "unit.h"
 
@@ -512,6 +513,56 @@ static void test_growth_repository(void **state)
 	problem_release(&p);
 	strbuf_release(&err);
 	free(dir);
+}
+
+/* growth args: the games' inputs drawn at a size N - N long, XOR 0 for Nim; the moves alike at every pile (issue 33) */
+static void test_growth_args(void **state)
+{
+	char *nim = repo_path("examples/games/problems/nim.yaml"), *grundy = repo_path("examples/games/problems/grundy.yaml");
+	struct problem p, q;
+	struct strbuf err = STRBUF_INIT;
+	struct test_case *cases = NULL;
+	int ncases = 0;
+	size_t alloc = 0;
+	struct case_spec spec;
+	unsigned x = 0;
+	(void)state;
+	if (problem_load(&p, nim, &err) != 0 || problem_load(&q, grundy, &err) != 0)
+		fail_msg("%s", err.buf);
+	assert_non_null(p.growth.gen);
+	assert_true(p.growth.by_length);
+	spec = *p.growth.gen;
+	spec.n = 1953;
+	casegen_expand(&spec, 0, &cases, &ncases, &alloc);
+	assert_int_equal(ncases, 1);
+	assert_int_equal(cases[0].args[0].len, 1953);
+	for (size_t i = 0; i < cases[0].args[0].len; i++)
+		x ^= (unsigned)cases[0].args[0].arr[i];
+	assert_int_equal(x, 0);
+	/* grundy: n is the size, the 16 moves 1..16 the same at both sizes */
+	assert_false(q.growth.by_length);
+	assert_int_equal(q.growth.size_arg, 0);
+	spec = *q.growth.gen;
+	for (long long n = 15; n <= 30; n += 15) {
+		spec.n = n;
+		casegen_expand(&spec, 0, &cases, &ncases, &alloc);
+	}
+	assert_int_equal(ncases, 3);
+	assert_int_equal(cases[1].args[0].i, 15);
+	assert_int_equal(cases[2].args[0].i, 30);
+	assert_int_equal(cases[1].args[1].len, 16);
+	assert_memory_equal(cases[1].args[1].arr, cases[2].args[1].arr, 16 * sizeof(int));
+	for (int k = 0; k < ncases; k++) {
+		for (int a = 0; a < 2; a++)
+			value_release(&cases[k].args[a]);
+		free(cases[k].args);
+	}
+	free(cases);
+	problem_release(&p);
+	problem_release(&q);
+	strbuf_release(&err);
+	free(nim);
+	free(grundy);
 }
 
 static void test_duplicate_display_names(void **state)
@@ -1021,13 +1072,18 @@ static const struct bad_case bad_cases[] = {
 	{ "growth_bad_call.yaml", 9, 9, "call 'g' names no function" },
 	{ "growth_bad_expected.yaml", 11, 13, "growth expected must be N, N^2 ... N^6 or 2^N, not 'N log N'" },
 	{ "growth_no_array.yaml", 10, 9, "growth size 'length': canWin takes no array" },
-	{ "growth_bad_arg.yaml", 10, 9, "growth size must be 'length' or 'arg K' (K from 1 to 2), not 'arg 3'" },
+	{ "growth_bad_arg.yaml", 10, 9, "growth size 'arg 3' names no input of canWin (its inputs: n, b); say an "
+					"input's name, 'length' or 'arg K' (K from 1 to 2)" },
 	{ "growth_bool_arg.yaml", 10, 9, "growth size 'arg 2': that input is no integer" },
 	{ "growth_narrow_sizes.yaml", 12, 10, "growth sizes [16, 32] must span at least a factor 4" },
 	{ "growth_huge_length.yaml", 12, 10, "growth size 2000000 is too large for an array" },
 	{ "growth_int_overflow.yaml", 12, 10, "growth size 4000000000 is too large for int" },
 	{ "growth_zero_from.yaml", 12, 10, "growth sizes must start at 1 or more, not 0" },
 	{ "growth_bad_values.yaml", 13, 11, "growth values must fit an int" },
+	{ "growth_args_fixed_length.yaml", 13, 10, "growth args: 'L' is the array that grows: give it as "
+						  "{array: {length: N, ...}}" },
+	{ "growth_args_and_values.yaml", 13, 11, "growth values only applies without args" },
+	{ "growth_bool_by_name.yaml", 10, 9, "growth size 'b': a bool cannot grow" },
 	{ "syntax.yaml", 3, 9, "mapping values are not allowed" },
 	{ "unclosed_flow.yaml", 0, 0, "YAML syntax error" },
 	/* empty */
@@ -1473,6 +1529,7 @@ int main(void)
 		cmocka_unit_test(test_long_array),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_growth_repository),
+		cmocka_unit_test(test_growth_args),
 		cmocka_unit_test(test_duplicate_display_names),
 		cmocka_unit_test(test_languages_variants),
 		cmocka_unit_test(test_languages_cases),
