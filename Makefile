@@ -109,18 +109,29 @@ unit-tests: $(UNIT_TESTS) build/tests/test_reference build/tests/libref.so
 	@echo "== tests/unit/handler_calls.sh"
 	@PYTHON_CFLAGS='$(PY_CFLAGS)' sh tests/unit/handler_calls.sh
 
-# Every tests/<suite>/run.sh, with GRADER pointing at the sanitizer build, and
-# beside them, in a second lane, the suites again as a normal user, with and
-# without user namespaces, each pass with the checks whose outcome can differ
-# at its level (tools/run-lanes.sh: tools/run-suites.sh and
-# tools/run-unprivileged.sh side by side).  Each suite's wall-clock and CPU
-# time is printed at the end, and the whole run's, so the test-time budget
-# (30 minutes, docs/testing.md) shows in every CI log.  The reference answers
-# of problems/ are computed once, into build/test-seed, for both lanes
+# What make test needs built, built two at a time (make test-build; the
+# build and test dependencies are installed first, one apt-get after the
+# other: their stamps come before every compile).
+TEST_BUILD = $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns \
+	$(UNIT_TESTS) build/tests/test_reference build/tests/libref.so $(MO_FILES) fuzz-build
+test-build: $(TEST_BUILD)
+
+# Everything built (two jobs at a time), the catalogue checked, then two
+# lanes side by side (tools/run-lanes.sh): every tests/<suite>/run.sh with
+# GRADER pointing at the sanitizer build; beside them the unit tests, then
+# the suites again as a normal user, with and without user namespaces, each
+# pass with the checks whose outcome can differ at its level
+# (tools/run-unprivileged.sh).  Each suite's wall-clock and CPU time is
+# printed at the end, and the whole run's, so the test-time budget (30
+# minutes, docs/testing.md) shows in every CI log.  The reference answers of
+# problems/ are computed once, into build/test-seed, for both lanes
 # (tools/seed-cache.sh, removed afterwards).
-test: $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-userns unit-tests po-check fuzz-build
+test:
+	@$(MAKE) --no-print-directory -j2 test-build
+	@$(MAKE) --no-print-directory po-check
 	@rm -rf build/test-seed; \
-	TEST_SEED_CACHE=$(CURDIR)/build/test-seed SUITE_TIMES=$(CURDIR)/build/suite-times.txt tools/run-lanes.sh; \
+	TEST_SEED_CACHE=$(CURDIR)/build/test-seed SUITE_TIMES=$(CURDIR)/build/suite-times.txt \
+		LANE2_FIRST='$(MAKE) --no-print-directory unit-tests' tools/run-lanes.sh; \
 	rc=$$?; rm -rf build/test-seed; exit $$rc
 
 # The Korean catalogue (docs/i18n.md): msgfmt's statistics, then every
@@ -225,4 +236,4 @@ install: bin/grader $(MO_FILES)
 clean:
 	rm -rf bin build
 
-.PHONY: all test unit-tests po-check po-update check-ci bench install clean student-pack fuzz fuzz-build
+.PHONY: all test test-build unit-tests po-check po-update check-ci bench install clean student-pack fuzz fuzz-build

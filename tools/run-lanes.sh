@@ -2,7 +2,8 @@
 # tools/run-lanes.sh - every suite, in two lanes side by side (make test):
 #
 #   lane 1  tools/run-suites.sh          every tests/<suite>/run.sh as root (or as the caller)
-#   lane 2  tools/run-unprivileged.sh    the suites again as a normal user, with and without
+#   lane 2  $LANE2_FIRST, if set         (make test: the unit tests)
+#           tools/run-unprivileged.sh    the suites again as a normal user, with and without
 #                                        user namespaces (as root; as a normal user: no-userns)
 #
 # Why two lanes: the test-time budget (30 minutes on this 2-core machine,
@@ -57,15 +58,26 @@ if [ ! -d "$TEST_SEED_CACHE" ]; then
 fi
 
 # lane 2 in a session of its own (setsid): its own process group, to stop it as one
-setsid sh -c 'tools/run-unprivileged.sh >"$1" 2>&1; echo $? >"$1.rc"' sh "$log" &
+setsid sh -c '
+	{
+		rc=0
+		if [ -n "$2" ]; then
+			started=$(date +%s)
+			echo "== $2"
+			sh -c "$2" || rc=1
+			echo "$(($(date +%s) - started)) 0 (lane 2: $2)" >>"$SUITE_TIMES"
+		fi
+		tools/run-unprivileged.sh || rc=1
+		echo $rc >"$1.rc"
+	} >"$1" 2>&1' sh "$log" "${LANE2_FIRST:-}" &
 lane2=$!
-echo "== lane 2: tools/run-unprivileged.sh, side by side (its output follows lane 1's: $log)"
+echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh, side by side (its output follows lane 1's: $log)"
 
 rc=0
 tools/run-suites.sh || rc=1
 wait "$lane2"
 lane2=
-echo "== lane 2: tools/run-unprivileged.sh"
+echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh"
 cat "$log"
 [ "$(cat "$log.rc" 2>/dev/null)" = 0 ] || rc=1
 rm -f "$log.rc"
