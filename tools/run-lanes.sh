@@ -1,10 +1,13 @@
 #!/bin/sh
 # tools/run-lanes.sh - every suite, in two lanes side by side (make test):
 #
-#   lane 1  tools/run-suites.sh          every tests/<suite>/run.sh as root (or as the caller)
+#   lane 1  tools/run-suites.sh          the tests/<suite>/run.sh as root (or as the caller),
+#                                        the longest first
 #   lane 2  $LANE2_FIRST, if set         (make test: the unit tests)
 #           tools/run-unprivileged.sh    the suites again as a normal user, with and without
 #                                        user namespaces (as root; as a normal user: no-userns)
+#           tools/run-suites.sh          from the other end: the root suites lane 1 has not
+#                                        started yet (SUITE_QUEUE: each suite runs once)
 #
 # Why two lanes: the test-time budget (30 minutes on this 2-core machine,
 # docs/testing.md).  Run one after the other, the lanes took 26 and 15
@@ -35,6 +38,8 @@ mkdir -p build
 rm -f "$times" "$log"
 export SUITE_TIMES="$times"
 
+queue=$(mktemp -d "${TMPDIR:-/tmp}/lanes-queue.XXXXXX") || exit 1
+export SUITE_QUEUE="$queue"
 own_seed=
 if [ -z "${TEST_SEED_CACHE:-}" ]; then
 	own_seed=$(mktemp -d "${TMPDIR:-/tmp}/lanes-seed.XXXXXX") || exit 1
@@ -46,6 +51,7 @@ cleanup() {
 	# an interrupted run: lane 2 (a process group of its own) goes with it
 	[ -n "$lane2" ] && kill -TERM -- "-$lane2" 2>/dev/null
 	[ -n "$own_seed" ] && rm -rf "$own_seed"
+	rm -rf "$queue"
 	return 0
 }
 trap cleanup EXIT
@@ -68,16 +74,17 @@ setsid sh -c '
 			echo "$(($(date +%s) - started)) 0 (lane 2: $2)" >>"$SUITE_TIMES"
 		fi
 		tools/run-unprivileged.sh || rc=1
+		SUITE_ORDER=reverse tools/run-suites.sh || rc=1
 		echo $rc >"$1.rc"
 	} >"$1" 2>&1' sh "$log" "${LANE2_FIRST:-}" &
 lane2=$!
-echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh, side by side (its output follows lane 1's: $log)"
+echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh, then the suites lane 1 has not started, side by side (its output follows lane 1's: $log)"
 
 rc=0
 tools/run-suites.sh || rc=1
 wait "$lane2"
 lane2=
-echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh"
+echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh, then the suites lane 1 had not started"
 cat "$log"
 [ "$(cat "$log.rc" 2>/dev/null)" = 0 ] || rc=1
 rm -f "$log.rc"

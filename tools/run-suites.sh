@@ -39,11 +39,34 @@ if [ ! -d "$TEST_SEED_CACHE" ]; then
 	[ -z "${SUITE_TIMES:-}" ] || echo "$(($(date +%s) - started)) $((cpu_s - cpu)) (seed cache)" >> "$SUITE_TIMES"
 fi
 
+# The order: the suites that take longest first (a second lane that takes the rest from the end then
+# finishes with the short ones: tools/run-lanes.sh), then the others by name.  With SUITE_QUEUE=DIR,
+# a suite runs only in the lane that claims it first (mkdir DIR/<suite>: atomic); SUITE_ORDER=reverse
+# walks the list from its end.
+LONGEST_FIRST="mistakes integration hostile growth reports games fairtime pack batch"
+all_suites() {
+	for name in $LONGEST_FIRST; do
+		[ -x "tests/$name/run.sh" ] && echo "tests/$name/run.sh"
+	done
+	for suite in tests/*/run.sh tests/*/*/run.sh; do # tests/batch/course: a suite beside tests/batch
+		name=${suite#tests/}
+		case " $LONGEST_FIRST " in *" ${name%/run.sh} "*) continue ;; esac
+		[ -x "$suite" ] && echo "$suite"
+	done
+}
+if [ "${SUITE_ORDER:-}" = reverse ]; then
+	suites=$(all_suites | awk '{ a[NR] = $0 } END { for (i = NR; i > 0; i--) print a[i] }')
+else
+	suites=$(all_suites)
+fi
+
 passed=0
 failed=0
 skipped=0
-for suite in tests/*/run.sh tests/*/*/run.sh; do # tests/batch/course: a suite beside tests/batch
-	[ -x "$suite" ] || continue
+for suite in $suites; do
+	if [ -n "${SUITE_QUEUE:-}" ] && ! mkdir "$SUITE_QUEUE/$(echo "$suite" | tr / _)" 2>/dev/null; then
+		continue # the other lane has it
+	fi
 	echo "== $suite"
 	started=$(date +%s)
 	cpu_now
