@@ -612,7 +612,8 @@ void verdict_of_run(struct judgement *j, const struct run_task *t, const struct 
 	j->verdict = V_JUDGE_ERROR;
 	judge_outcome(j, t, sig);
 	if (t->facts.repeated && j->message) {
-		char *m = L10N(xasprintf(_("%s (not started again: the program failed the same way for an earlier test)"),
+		/* on a line of its own: glued to a traceback's last line it read as code */
+		char *m = L10N(xasprintf(_("%s\n(not started again: the program failed the same way for an earlier test)"),
 					 l10n_message(j->message)));
 		decide_message(j, j->verdict, m);
 	}
