@@ -335,9 +335,11 @@ static bool judge_value(struct judgement *j, const struct run_task *t, const str
 		return false;
 	case GR_VALUE_NONE:
 		decide(j, V_WRONG_ANSWER, xasprintf(_("returned None, expected %s: a missing return?"), return_words(sig->ret)));
+		j->returned = RETURNED_NONE;
 		return false;
 	case GR_VALUE_TYPE:
 		decide(j, V_WRONG_ANSWER, xasprintf(_("returned a '%s', expected %s"), detail, return_words(sig->ret)));
+		j->returned = RETURNED_OTHER_TYPE;
 		return false;
 	case GR_VALUE_RANGE:
 		decide(j, V_WRONG_ANSWER, xasprintf(_("returned %s, outside the range of %s"), detail, value_type_name(sig->ret)));

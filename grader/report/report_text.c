@@ -458,10 +458,10 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 	strbuf_release(&note);
 	for (int g = 0; g < vp->ngroups; g++) {
 		const struct view_group *vg = &vp->groups[g];
-		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
+		if (vg->tally.passed < vg->tally.tests && report_hint(vg)) {
 			char *label = xasprintf("%s", c->bold), *name = xasprintf(_("hint (%s):"), vg->group->name);
 			char *full = xasprintf("%s%s%s", label, name, c->off);
-			print_wrapped(out, "  ", full, report_hint(vg->group), strlen(c->bold) + strlen(c->off));
+			print_wrapped(out, "  ", full, report_hint(vg), strlen(c->bold) + strlen(c->off));
 			free(name);
 			free(full);
 			free(label);

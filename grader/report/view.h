@@ -95,6 +95,10 @@ struct view_group {
 	struct view_tally tally;
 	struct view_test *tests;   /* listed: its tests, in case order (inside view_problem.tests); else NULL */
 	int ntests;                /* listed: tally.tests; else 0 */
+	enum returned_kind returned; /* every failing test returned None (RETURNED_NONE), or no number
+				  * (RETURNED_OTHER_TYPE): the hint says so instead of the group's
+				  * (report_hint).  Also for a hidden group: one bit about its failures,
+				  * less than its count of passed tests says */
 };
 
 struct view_problem {
