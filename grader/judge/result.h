@@ -65,6 +65,7 @@ struct test_result {
 	char *output;              /* captured stdout+stderr (truncated), may be NULL */
 	unsigned long long output_total; /* bytes printed in all */
 	enum returned_kind returned;/* a wrong answer that is no number: which kind */
+	bool recursion_limit;      /* Python's RecursionError (diagnose.h says why) */
 	bool at_startup;           /* the program failed before its tests (import, constructor): not this input's doing */
 	int runs;                  /* how many times it ran: more than 1 when its first run ended near the CPU limit (remeasure.h) */
 };
@@ -85,6 +86,8 @@ struct shrunk_input {
 	long long actual;          /* what the submission returned */
 	bool has_expected;
 	long long expected;        /* what the reference returned */
+	bool example;              /* it is a failing explicit public test, no bigger than any failing generated
+				    * one: the smallest input already, no search made (runs 0) */
 	int steps;                 /* smaller failing inputs taken in turn: 0 when the failing test is the smallest found */
 	int runs;                  /* candidate inputs tried (each run by the reference and the submission) */
 	double seconds;            /* the search's wall-clock time */

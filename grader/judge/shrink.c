@@ -440,12 +440,12 @@ static void search(struct shrinker *s)
  * How big a generated case is, to pick the smallest failing one across
  * groups: its rows' lengths, then the magnitudes of its generated values.
  */
-static void case_size(const struct problem *p, const struct test_case *tc, unsigned long long size[2])
+static void case_size(const struct problem *p, const struct test_case *tc, bool all, unsigned long long size[2])
 {
 	size[0] = size[1] = 0;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++) {
 		const struct value *v = &tc->args[a];
-		if (!tc->gen[a].generated)
+		if (!all && !tc->gen[a].generated) /* all: every argument, also for an explicit test */
 			continue;
 		if (value_type_is_array(v->type)) {
 			size[0] += v->len;
@@ -459,25 +459,46 @@ static void case_size(const struct problem *p, const struct test_case *tc, unsig
 	}
 }
 
-/* The smallest failing generated test of a public group, or -1. */
+static bool smaller(const unsigned long long a[2], const unsigned long long b[2])
+{
+	return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+}
+
+/*
+ * The smallest failing generated test of a public group, or -1; or a
+ * failing explicit public test (an example: f([])) as small as it or
+ * smaller, in every argument: that is the smallest input already.
+ */
 static int starting_test(const struct problem_result *pr)
 {
 	const struct problem *p = pr->problem;
-	unsigned long long best[2] = { 0, 0 }, size[2];
-	int found = -1;
+	unsigned long long best[2] = { 0, 0 }, size[2], best_all[2] = { 0, 0 }, example[2] = { 0, 0 };
+	int found = -1, found_example = -1;
 
 	for (int k = 0; k < pr->ntests; k++) {
 		const struct test_result *t = &pr->tests[k];
-		if (!t->tc->gen || p->groups[t->tc->group].visibility != VIS_PUBLIC || t->at_startup ||
+		if (p->groups[t->tc->group].visibility != VIS_PUBLIC || t->at_startup ||
 		    (t->verdict != V_WRONG_ANSWER && t->verdict != V_RUN_ERROR))
 			continue;
-		case_size(p, t->tc, size);
-		if (found < 0 || size[0] < best[0] || (size[0] == best[0] && size[1] < best[1])) {
+		if (!t->tc->gen) {
+			case_size(p, t->tc, true, size);
+			if (found_example < 0 || smaller(size, example)) {
+				found_example = k;
+				example[0] = size[0];
+				example[1] = size[1];
+			}
+			continue;
+		}
+		case_size(p, t->tc, false, size);
+		if (found < 0 || smaller(size, best)) {
 			found = k;
 			best[0] = size[0];
 			best[1] = size[1];
+			case_size(p, t->tc, true, best_all);
 		}
 	}
+	if (found_example >= 0 && (found < 0 || !smaller(best_all, example)))
+		return found_example;
 	return found;
 }
 
@@ -533,7 +554,7 @@ static char *describe(const struct problem *p, const struct test_case *tc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++)
-		if (value_type_is_array(tc->args[a].type) && tc->gen[a].generated) {
+		if (value_type_is_array(tc->args[a].type) && tc->gen && tc->gen[a].generated) {
 			strbuf_addf(&sb, P_("a failing row of %zu value", "a failing row of %zu values", tc->args[a].len),
 				    tc->args[a].len);
 			return strbuf_detach(&sb);
@@ -606,7 +627,10 @@ static int shrink_problem(const struct judge_context *c, const struct build_resu
 	s.output_kb = s.p->groups[t->tc->group].limits.output_kb;
 	s.started = now_us();
 	s.found = start_from(pr, k);
-	if (!has_candidates(&s)) {
+	if (!s.gen) {
+		s.found->example = true; /* a failing example as small as any failing generated input: no search */
+		pr->shrunk = s.found;
+	} else if (!has_candidates(&s)) {
 		pr->shrunk = s.found; /* nothing smaller to try: no reference to build */
 	} else if (build_reference(&s, &tag) == 0) {
 		s.pool = judge_pool(c, SHRINK_BATCH);

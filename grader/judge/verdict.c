@@ -300,9 +300,12 @@ static char *python_recursion_message(long long depth, const char *detail)
 	struct strbuf m = STRBUF_INIT;
 	strbuf_addstr(&m, _("stack overflow: the recursion went "));
 	add_about(&m, depth);
-	strbuf_addf(&m, _(" calls deep, past Python's recursion limit: a missing base case? If the input really needs "
-		    "that depth, raise the limit with sys.setrecursionlimit(...) (deep recursion then needs memory), or "
-		    "compute the values with a loop and a table\n%s"), detail);
+	/* the traceback's frames: a decorator in C (functools.lru_cache) adds a level the traceback does not
+	 * show, so "about 500" beside the familiar 1,000 must not read as a contradiction.  Whether the base
+	 * case is missing or the depth grows with the input, diagnose.c says from the other tests. */
+	strbuf_addf(&m, _(" calls deep, past Python's recursion limit (1,000 levels by default; a decorator such as "
+		    "functools.lru_cache adds a level of its own to each call, so then about 500 calls reach it)\n%s"),
+		    detail);
 	return strbuf_detach(&m);
 }
 
@@ -346,6 +349,7 @@ static bool judge_value(struct judgement *j, const struct run_task *t, const str
 		return false;
 	case GR_VALUE_RECURSION:
 		decide(j, V_RUN_ERROR, python_recursion_message(r->answer, detail));
+		j->recursion_limit = true;
 		return false;
 	case GR_VALUE_MEMORY:
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("MemoryError: the memory limit is %u MiB"), t->memory_mb));

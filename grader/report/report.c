@@ -106,6 +106,10 @@ void report_shrunk(struct strbuf *what, struct strbuf *how, const struct view_pr
 		strbuf_addf(what, "%s%s%s", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
 		strbuf_release(&why);
 	}
+	if (s->example) {
+		strbuf_addf(how, _("%s, a public example: no failing generated input is smaller"), l10n_message(s->from));
+		return;
+	}
 	if (!s->runs) {
 		strbuf_addf(how, _("%s: its generator draws no smaller input"), l10n_message(s->from));
 		return;
