@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "base/l10n.h"
@@ -15,6 +16,49 @@ static void add_advice(struct test_result *t, const char *advice)
 				  : xstrdup(l10n_message(advice)));
 	free(t->message);
 	t->message = m;
+}
+
+/* Put advice at the end of the message's first line (before a traceback), as "line: advice". */
+static void add_advice_inline(struct test_result *t, const char *advice)
+{
+	char *m = L10N(({
+		const char *old = l10n_message(t->message);
+		size_t l = strcspn(old, "\n");
+		xasprintf("%.*s: %s%s", (int)l, old, l10n_message(advice), old + l);
+	}));
+	free(t->message);
+	t->message = m;
+}
+
+/*
+ * Python's recursion limit: a missing base case only when no test of the
+ * function passed (the smallest inputs neither); when some did, the
+ * recursion ends and its depth grows with the input's size.
+ */
+static void diagnose_recursion(const struct problem *p, const struct problem_result *pr, struct test_result *t,
+			       enum visibility vis)
+{
+	bool passed = false;
+	char *advice;
+
+	if (!t->recursion_limit)
+		return;
+	/* the tests that ran: the public ones, and those of vis (the hidden ones run after the public) */
+	for (int k = 0; k < pr->ntests && !passed; k++) {
+		const struct test_result *o = &pr->tests[k];
+		enum visibility ov = p->groups[o->tc->group].visibility;
+		passed = (ov == VIS_PUBLIC || ov == vis) && o->tc->func == t->tc->func && o->verdict == V_CORRECT;
+	}
+	if (passed)
+		advice = L10N(xasprintf(_("%s passed smaller inputs, so the recursion ends, but its depth grows with "
+					  "the input's size: raise the limit with sys.setrecursionlimit(...) (deep recursion "
+					  "then needs memory), or compute the values with a loop and a table"),
+					p->funcs[t->tc->func].name));
+	else
+		advice = L10N(xasprintf(_("%s passed no test, the smallest inputs neither: a missing base case?"),
+					p->funcs[t->tc->func].name));
+	add_advice_inline(t, advice);
+	free(advice);
 }
 
 /* The low 32 bits agree, or the sign is wrong where the answer needs more than 32 bits. */
@@ -73,8 +117,10 @@ void diagnose_result(struct grade_result *r, enum visibility vis)
 		if (pr->build_verdict != V_CORRECT)
 			continue;
 		for (int k = 0; k < pr->ntests; k++)
-			if (p->groups[pr->tests[k].tc->group].visibility == vis)
+			if (p->groups[pr->tests[k].tc->group].visibility == vis) {
 				diagnose_overflow(p, &pr->tests[k]);
+				diagnose_recursion(p, pr, &pr->tests[k], vis);
+			}
 		for (int g = 0; g < p->ngroups; g++)
 			if (p->groups[g].visibility == vis)
 				diagnose_slow(p, pr, &p->groups[g]);

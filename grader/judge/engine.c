@@ -810,6 +810,8 @@ static void collect_test(struct test_result *tr, struct plan *plan, int i, const
 	tr->output_total = t->facts.report.output_total;
 	tr->has_actual = j->answered;
 	tr->actual = j->answer;
+	tr->returned = j->returned;
+	tr->recursion_limit = j->recursion_limit;
 	tr->at_startup = t->facts.starting;
 	tr->runs = j->verdict == V_SKIPPED ? 0 : remeasure_runs(plan->rm, i);
 	/* the expected value, also for a wrong answer that is no number (None, another type) */

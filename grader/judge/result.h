@@ -42,6 +42,13 @@ const char *verdict_name(enum verdict v);        /* "wrong-answer" */
 const char *verdict_words(enum verdict v);       /* "wrong answer" for students */
 int verdict_from_name(const char *name);         /* -1 if unknown */
 
+/* What came back from a Python function that is no number: the hint follows it (report_hint). */
+enum returned_kind {
+	RETURNED_NUMBER = 0,       /* a number (right or wrong), or nothing came back */
+	RETURNED_NONE,             /* None: a path without a return */
+	RETURNED_OTHER_TYPE,       /* another type (a float, a str) */
+};
+
 struct test_result {
 	const struct test_case *tc;
 	enum verdict verdict;
@@ -57,6 +64,8 @@ struct test_result {
 	char *message;             /* why, in words (NULL when correct) */
 	char *output;              /* captured stdout+stderr (truncated), may be NULL */
 	unsigned long long output_total; /* bytes printed in all */
+	enum returned_kind returned;/* a wrong answer that is no number: which kind */
+	bool recursion_limit;      /* Python's RecursionError (diagnose.h says why) */
 	bool at_startup;           /* the program failed before its tests (import, constructor): not this input's doing */
 	int runs;                  /* how many times it ran: more than 1 when its first run ended near the CPU limit (remeasure.h) */
 };
@@ -77,6 +86,8 @@ struct shrunk_input {
 	long long actual;          /* what the submission returned */
 	bool has_expected;
 	long long expected;        /* what the reference returned */
+	bool example;              /* it is a failing explicit public test, no bigger than any failing generated
+				    * one: the smallest input already, no search made (runs 0) */
 	int steps;                 /* smaller failing inputs taken in turn: 0 when the failing test is the smallest found */
 	int runs;                  /* candidate inputs tried (each run by the reference and the submission) */
 	double seconds;            /* the search's wall-clock time */

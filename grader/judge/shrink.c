@@ -440,12 +440,12 @@ static void search(struct shrinker *s)
  * How big a generated case is, to pick the smallest failing one across
  * groups: its rows' lengths, then the magnitudes of its generated values.
  */
-static void case_size(const struct problem *p, const struct test_case *tc, unsigned long long size[2])
+static void case_size(const struct problem *p, const struct test_case *tc, bool all, unsigned long long size[2])
 {
 	size[0] = size[1] = 0;
 	for (int a = 0; a < p->funcs[tc->func].ninputs; a++) {
 		const struct value *v = &tc->args[a];
-		if (tc->gen && !tc->gen[a].generated)
+		if (!all && tc->gen && !tc->gen[a].generated) /* all: every argument, also for an explicit test */
 			continue;
 		if (value_type_is_array(v->type)) {
 			size[0] += v->len;
@@ -465,33 +465,81 @@ static bool shrinkable(const struct test_result *t)
 	return t->tc->gen && !t->at_startup && (t->verdict == V_WRONG_ANSWER || t->verdict == V_RUN_ERROR);
 }
 
+/* A failing explicit test (an example: f([])) that can stand for the smallest input: a wrong answer or a run error. */
+static bool failing_example(const struct test_result *t)
+{
+	return !t->tc->gen && !t->at_startup && (t->verdict == V_WRONG_ANSWER || t->verdict == V_RUN_ERROR);
+}
+
 /* Did t fail because of its input (not skipped, not the grader's, not before the tests)? */
 static bool failed_on_input(const struct test_result *t)
 {
 	return t->verdict != V_CORRECT && t->verdict != V_SKIPPED && t->verdict != V_JUDGE_ERROR && !t->at_startup;
 }
 
+static bool smaller(const unsigned long long a[2], const unsigned long long b[2])
+{
+	return a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]);
+}
+
 /*
- * The smallest failing test that fits: of a public group and shrinkable (group < 0), else of that group, and
- * shrinkable when any test of it is.  -1 when none fits.
+ * The smallest failing public test to start from: the smallest shrinkable
+ * generated one, or a failing public example (f([])) as small as it or
+ * smaller in every argument - that is the smallest input already.  -1 when
+ * none fits.
  */
-static int starting_test(const struct problem_result *pr, int group)
+static int starting_public(const struct problem_result *pr)
+{
+	const struct problem *p = pr->problem;
+	unsigned long long best[2] = { 0, 0 }, size[2], best_all[2] = { 0, 0 }, example[2] = { 0, 0 };
+	int found = -1, found_example = -1;
+
+	for (int k = 0; k < pr->ntests; k++) {
+		const struct test_result *t = &pr->tests[k];
+		if (p->groups[t->tc->group].visibility != VIS_PUBLIC)
+			continue;
+		if (failing_example(t)) {
+			case_size(p, t->tc, true, size);
+			if (found_example < 0 || smaller(size, example)) {
+				found_example = k;
+				example[0] = size[0];
+				example[1] = size[1];
+			}
+		} else if (shrinkable(t)) {
+			case_size(p, t->tc, false, size);
+			if (found < 0 || smaller(size, best)) {
+				found = k;
+				best[0] = size[0];
+				best[1] = size[1];
+				case_size(p, t->tc, true, best_all);
+			}
+		}
+	}
+	if (found_example >= 0 && (found < 0 || !smaller(best_all, example)))
+		return found_example;
+	return found;
+}
+
+/*
+ * The smallest failing test of hidden group g (--reveal-hidden): a
+ * shrinkable one when any test of it is, else any that failed on its input.
+ * -1 when none fits.
+ */
+static int starting_hidden(const struct problem_result *pr, int group)
 {
 	const struct problem *p = pr->problem;
 	unsigned long long best[2] = { 0, 0 }, size[2];
 	int found = -1;
-	bool any_shrinkable = group < 0;
+	bool any_shrinkable = false;
 
-	for (int k = 0; group >= 0 && k < pr->ntests; k++)
+	for (int k = 0; k < pr->ntests; k++)
 		any_shrinkable |= pr->tests[k].tc->group == group && shrinkable(&pr->tests[k]);
 	for (int k = 0; k < pr->ntests; k++) {
 		const struct test_result *t = &pr->tests[k];
-		if (group < 0 ? p->groups[t->tc->group].visibility != VIS_PUBLIC : t->tc->group != group)
+		if (t->tc->group != group || (any_shrinkable ? !shrinkable(t) : !failed_on_input(t)))
 			continue;
-		if (any_shrinkable ? !shrinkable(t) : !failed_on_input(t))
-			continue;
-		case_size(p, t->tc, size);
-		if (found < 0 || size[0] < best[0] || (size[0] == best[0] && size[1] < best[1])) {
+		case_size(p, t->tc, false, size);
+		if (found < 0 || smaller(size, best)) {
 			found = k;
 			best[0] = size[0];
 			best[1] = size[1];
@@ -628,7 +676,10 @@ static int shrink_from(const struct judge_context *c, const struct build_result 
 	s.output_kb = s.p->groups[t->tc->group].limits.output_kb;
 	s.started = now_us();
 	s.found = start_from(pr, k);
-	if (!shrinkable(t)) {
+	if (s.p->groups[t->tc->group].visibility == VIS_PUBLIC && failing_example(t)) {
+		s.found->example = true; /* a failing example as small as any failing generated input: no search */
+		*out = s.found;
+	} else if (!shrinkable(t)) {
 		s.found->as_is = true; /* a hidden group's literal input, or a time limit: shown as it is */
 		*out = s.found;
 	} else if (!has_candidates(&s)) {
@@ -656,7 +707,7 @@ int shrink_result(const struct judge_context *c, const struct build_result *buil
 {
 	for (int i = 0; i < r->nproblems; i++) {
 		struct problem_result *pr = &r->problems[i];
-		int k = starting_test(pr, -1);
+		int k = starting_public(pr);
 		if (k >= 0 && builds[i].status == BUILD_OK && shrink_from(c, &builds[i], pr, k, &pr->shrunk) < 0)
 			return -1;
 	}
@@ -672,7 +723,7 @@ int shrink_hidden(const struct judge_context *c, const struct build_result *buil
 			continue;
 		pr->revealed = xcalloc((size_t)p->ngroups + 1, sizeof(*pr->revealed));
 		for (int g = 0; g < p->ngroups; g++) {
-			int k = p->groups[g].visibility == VIS_HIDDEN ? starting_test(pr, g) : -1;
+			int k = p->groups[g].visibility == VIS_HIDDEN ? starting_hidden(pr, g) : -1;
 			if (k >= 0 && shrink_from(c, &builds[i], pr, k, &pr->revealed[g]) < 0)
 				return -1;
 		}

@@ -300,9 +300,12 @@ static char *python_recursion_message(long long depth, const char *detail)
 	struct strbuf m = STRBUF_INIT;
 	strbuf_addstr(&m, _("stack overflow: the recursion went "));
 	add_about(&m, depth);
-	strbuf_addf(&m, _(" calls deep, past Python's recursion limit: a missing base case? If the input really needs "
-		    "that depth, raise the limit with sys.setrecursionlimit(...) (deep recursion then needs memory), or "
-		    "compute the values with a loop and a table\n%s"), detail);
+	/* the traceback's frames: a decorator in C (functools.lru_cache) adds a level the traceback does not
+	 * show, so "about 500" beside the familiar 1,000 must not read as a contradiction.  Whether the base
+	 * case is missing or the depth grows with the input, diagnose.c says from the other tests. */
+	strbuf_addf(&m, _(" calls deep, past Python's recursion limit (1,000 levels by default; a decorator such as "
+		    "functools.lru_cache adds a level of its own to each call, so then about 500 calls reach it)\n%s"),
+		    detail);
 	return strbuf_detach(&m);
 }
 
@@ -335,15 +338,18 @@ static bool judge_value(struct judgement *j, const struct run_task *t, const str
 		return false;
 	case GR_VALUE_NONE:
 		decide(j, V_WRONG_ANSWER, xasprintf(_("returned None, expected %s: a missing return?"), return_words(sig->ret)));
+		j->returned = RETURNED_NONE;
 		return false;
 	case GR_VALUE_TYPE:
 		decide(j, V_WRONG_ANSWER, xasprintf(_("returned a '%s', expected %s"), detail, return_words(sig->ret)));
+		j->returned = RETURNED_OTHER_TYPE;
 		return false;
 	case GR_VALUE_RANGE:
 		decide(j, V_WRONG_ANSWER, xasprintf(_("returned %s, outside the range of %s"), detail, value_type_name(sig->ret)));
 		return false;
 	case GR_VALUE_RECURSION:
 		decide(j, V_RUN_ERROR, python_recursion_message(r->answer, detail));
+		j->recursion_limit = true;
 		return false;
 	case GR_VALUE_MEMORY:
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("MemoryError: the memory limit is %u MiB"), t->memory_mb));
@@ -612,7 +618,8 @@ void verdict_of_run(struct judgement *j, const struct run_task *t, const struct 
 	j->verdict = V_JUDGE_ERROR;
 	judge_outcome(j, t, sig);
 	if (t->facts.repeated && j->message) {
-		char *m = L10N(xasprintf(_("%s (not started again: the program failed the same way for an earlier test)"),
+		/* on a line of its own: glued to a traceback's last line it read as code */
+		char *m = L10N(xasprintf(_("%s\n(not started again: the program failed the same way for an earlier test)"),
 					 l10n_message(j->message)));
 		decide_message(j, j->verdict, m);
 	}

@@ -31,6 +31,8 @@ struct judgement {
 	char *message;           /* why, in words (NULL when correct) */
 	bool answered;           /* an answer came back (verdict correct until compared) */
 	long long answer;
+	enum returned_kind returned; /* no number came back: None or another type */
+	bool recursion_limit;    /* Python's RecursionError */
 	unsigned cpu_ms;         /* the CPU time to show for the test */
 	unsigned long long peak_kb;
 };

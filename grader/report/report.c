@@ -103,6 +103,10 @@ void report_shrunk(struct strbuf *what, struct strbuf *how, const struct problem
 		strbuf_addf(what, "%s%s%s", verdict_words(s->verdict), *why.buf ? ": " : "", why.buf);
 		strbuf_release(&why);
 	}
+	if (s->example) {
+		strbuf_addf(how, _("%s, a public example: no failing generated input is smaller"), l10n_message(s->from));
+		return;
+	}
 	if (s->as_is) {
 		strbuf_addstr(how, _("the failing test as it is: only generated inputs that gave a wrong answer or a run "
 				     "error are shrunk"));
@@ -153,8 +157,20 @@ bool report_left_out(struct strbuf *sb, const struct view_problem *vp)
 	return true;
 }
 
-const char *report_hint(const struct group *g)
+const char *report_hint(const struct view_group *vg)
 {
+	const struct group *g = vg->group;
+	switch (vg->returned) {
+	case RETURNED_NONE:
+		return _("Your function returned None: a missing return? A path through it that ends without a "
+			 "return statement (or a bare return) gives None.");
+	case RETURNED_OTHER_TYPE:
+		return _("Your function returned a value that is no whole number (a float or a string, say): return "
+			 "an int, or True/False where a bool is expected. Note that / always gives a float; // divides "
+			 "integers exactly.");
+	case RETURNED_NUMBER:
+		break;
+	}
 	/* Korean is the one translation (po/): a report in the students' language is a Korean one */
 	return l10n_speaking() && g->hint_ko ? g->hint_ko : g->hint;
 }
@@ -252,8 +268,8 @@ void report_group_text(struct strbuf *sb, const struct view_problem *vp, int g)
 	}
 	if (!vg->listed && vg->tally.passed < vg->tally.tests)
 		strbuf_addstr(sb, _("Hidden tests show only how many passed.\n"));
-	if (vg->tally.passed < vg->tally.tests && grp->hint)
-		strbuf_addf(sb, _("\nHint: %s\n"), report_hint(grp));
+	if (vg->tally.passed < vg->tally.tests && report_hint(vg))
+		strbuf_addf(sb, _("\nHint: %s\n"), report_hint(vg));
 }
 
 void report_problem_lines(struct strbuf *sb, const struct view *v)

@@ -43,8 +43,13 @@ struct report_format {
 	bool localised;   /* written in the students' language (l10n.h): prose for people, never a machine format */
 };
 
-/* A group's hint in the language being written (l10n.h): its hint_ko in a Korean report, else its hint. */
-const char *report_hint(const struct group *g);
+/*
+ * A group's hint in the language being written (l10n.h): chosen from what the
+ * code did when every failure of the group returned None or no number
+ * (view_group.returned: a float hint is no help for a missing return), else
+ * the group's own, its hint_ko in a Korean report.  NULL: no hint.
+ */
+const char *report_hint(const struct view_group *vg);
 
 /* The format called name, or NULL. */
 const struct report_format *report_find(const char *name);

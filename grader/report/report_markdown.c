@@ -172,9 +172,9 @@ static void problem_details(struct strbuf *sb, const struct view_problem *vp)
 			strbuf_addstr(sb, "; ");
 			report_not_run(sb, vg);
 		}
-		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
+		if (vg->tally.passed < vg->tally.tests && report_hint(vg)) {
 			strbuf_addf(sb, "<br>%s ", _("hint:"));
-			inline_text(sb, report_hint(vg->group), 0);
+			inline_text(sb, report_hint(vg), 0);
 		}
 		if (vg->revealed) {
 			strbuf_addstr(sb, "<br>");

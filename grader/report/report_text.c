@@ -199,10 +199,38 @@ static char *label(const struct labels *l, const char *name)
 	return strbuf_detach(&sb);
 }
 
-static void print_failure(FILE *out, const struct palette *c, const struct problem *p, const struct view_test *vt)
+/*
+ * The message of vp's failure before its tests (a Python module's top level
+ * raising, a constructor crashing), or NULL: the shortest such message among
+ * its listed failures, the one without "(not started again: ...)" after it.
+ * Every test the runner ran fails with it, so it is shown once, above the
+ * groups, and those tests point to it (is_startup_failure).
+ */
+static const char *startup_failure(const struct view_problem *vp)
+{
+	const char *best = NULL;
+	for (int k = 0; k < vp->ntests; k++) {
+		const struct view_test *vt = &vp->tests[k];
+		const char *m = vt->t->verdict != V_CORRECT && vt->t->at_startup && vt->message ? view_message(vt) : NULL;
+		if (m && (!best || strlen(m) < strlen(best)))
+			best = m;
+	}
+	return best;
+}
+
+/* Whether msg is the start-up failure shown above, alone or with a note on a line after it. */
+static bool is_startup_failure(const char *startup, const char *msg)
+{
+	size_t n = startup ? strlen(startup) : 0;
+	return startup && !strncmp(msg, startup, n) && (!msg[n] || msg[n] == '\n');
+}
+
+static void print_failure(FILE *out, const struct palette *c, const struct problem *p, const struct view_test *vt,
+			  const char *startup)
 {
 	const struct test_result *t = vt->t;
 	const char *msg = view_message(vt);
+	bool pointer = t->at_startup && t->message && is_startup_failure(startup, msg);
 	struct strbuf sb = STRBUF_INIT;
 	struct labels l;
 	char *lab, *under;
@@ -235,7 +263,11 @@ static void print_failure(FILE *out, const struct palette *c, const struct probl
 	}
 	/* a wrong answer's message starts with the two values shown above; what follows is advice (diagnose.h) */
 	lab = label(&l, l.why);
-	if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual))
+	if (pointer) {
+		/* the traceback once per problem, above: here only that this test never began (which says
+		 * what the note "(not started again: ...)" after it would) */
+		fprintf(out, "%s%s\n", lab, _("the program failed before this test began (shown above)"));
+	} else if (t->message && (t->verdict != V_WRONG_ANSWER || !t->has_actual))
 		print_why(out, lab, under, msg);
 	else if (t->message && strchr(msg, '\n'))
 		print_why(out, lab, under, strchr(msg, '\n') + 1);
@@ -303,7 +335,7 @@ static void print_build_failure(FILE *out, const struct palette *c, const struct
 
 /* "small (0.25 points per test): 6 of 40 passed, 1.5 / 10", its failures, its skipped tests. */
 static void print_group(FILE *out, const struct palette *c, const struct view_problem *vp, int g,
-			int *shown_in_problem, const struct report_options *o)
+			int *shown_in_problem, const struct report_options *o, const char *startup)
 {
 	const struct view_group *vg = &vp->groups[g];
 	const struct group *grp = vg->group;
@@ -344,7 +376,7 @@ static void print_group(FILE *out, const struct palette *c, const struct view_pr
 			continue;
 		/* -v: every failure (students were sent to --format json for the rest) */
 		if (o->verbose || (shown < FAILURES_PER_GROUP && *shown_in_problem < FAILURES_PER_PROBLEM)) {
-			print_failure(out, c, vp->problem, vt);
+			print_failure(out, c, vp->problem, vt, startup);
 			shown++;
 			(*shown_in_problem)++;
 		} else {
@@ -380,6 +412,7 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 {
 	const struct problem *p = vp->problem;
 	struct strbuf note = STRBUF_INIT;
+	const char *startup = startup_failure(vp);
 	int shown = 0;
 
 	fprintf(out, "%s%s%s  %s  ", c->bold, p->id, c->off, p->title);
@@ -409,10 +442,15 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 		fputc('\n', out);
 		return;
 	}
+	if (startup) {
+		char *lab = xasprintf("  %s ", _("before its tests:"));
+		print_why(out, lab, "    ", startup);
+		free(lab);
+	}
 	if (vp->shrunk)
 		print_shrunk(out, c, vp);
 	for (int g = 0; g < vp->ngroups; g++)
-		print_group(out, c, vp, g, &shown, o);
+		print_group(out, c, vp, g, &shown, o, startup);
 	fputs("  ", out);
 	fprintf(out, _("passed %d of %d tests"), vp->tally.passed, vp->tally.tests);
 	if (vp->unlisted.tests)
@@ -428,10 +466,10 @@ static void print_problem(FILE *out, const struct palette *c, const struct view_
 	strbuf_release(&note);
 	for (int g = 0; g < vp->ngroups; g++) {
 		const struct view_group *vg = &vp->groups[g];
-		if (vg->tally.passed < vg->tally.tests && vg->group->hint) {
+		if (vg->tally.passed < vg->tally.tests && report_hint(vg)) {
 			char *label = xasprintf("%s", c->bold), *name = xasprintf(_("hint (%s):"), vg->group->name);
 			char *full = xasprintf("%s%s%s", label, name, c->off);
-			print_wrapped(out, "  ", full, report_hint(vg->group), strlen(c->bold) + strlen(c->off));
+			print_wrapped(out, "  ", full, report_hint(vg), strlen(c->bold) + strlen(c->off));
 			free(name);
 			free(full);
 			free(label);

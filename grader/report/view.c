@@ -8,6 +8,22 @@
 #include "base/text.h"
 #include "base/l10n.h"
 
+/* What every failing test of grp returned, when it was never a number: None, or another type (view.h). */
+static enum returned_kind group_returned(const struct group *grp, const struct test_result *tests)
+{
+	enum returned_kind r = RETURNED_NUMBER;
+	for (int k = grp->first_case; k < grp->first_case + grp->ncases; k++) {
+		const struct test_result *t = &tests[k];
+		if (t->verdict == V_CORRECT || t->verdict == V_SKIPPED)
+			continue;
+		if (t->returned == RETURNED_NUMBER)
+			return RETURNED_NUMBER;
+		if (r != RETURNED_OTHER_TYPE)
+			r = t->returned;
+	}
+	return r;
+}
+
 /* Counts over a group whose tests are listed: the facts as they are. */
 static void tally_listed(struct view_tally *tl, const struct group *grp, const struct test_result *t)
 {
@@ -212,6 +228,7 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 		const struct group *grp = &p->groups[g];
 		vg->group = grp;
 		vg->listed = instructor || grp->visibility == VIS_PUBLIC;
+		vg->returned = group_returned(grp, pr->tests);
 		if (!vg->listed) {
 			tally_counts_only(&vg->tally, grp, pr->tests);
 			tally_add(&vp->unlisted, &vg->tally);

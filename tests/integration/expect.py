@@ -42,6 +42,7 @@ EXPECTED format (one assertion per line, split like a shell does, '#' starts a c
                             .txt; the run writes it) contains TEXT: what a
                             hidden group's failures say
     no-text TEXT            the text report does not contain TEXT
+    text-once TEXT          the text report contains TEXT exactly once
 
 SCOPE is PID ('*' for every problem in the report), PID/GROUP, either
 followed by ':SUBSTRING' (test names containing it) or '=NAME' (that test).
@@ -152,6 +153,10 @@ def brief(tests, limit=4):
 def run_assertion(c, report, texts, words, raw):
     head = words[0]
     if head in ("args", "exit"):
+        return
+    if head == "text-once":
+        n = texts[False].count(" ".join(words[1:]))
+        c.check(n == 1, raw, f"found {n} times")
         return
     if head in ("text", "no-text", "shown-text"):
         needle = " ".join(words[1:])
