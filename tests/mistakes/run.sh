@@ -27,7 +27,16 @@ for lang in c python; do
 	if [ "$code" = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/reference-$lang.json" 2>/dev/null; then
 		ok "the $lang reference grades (exit 0)"
 	else
-		not_ok "the $lang reference grades (exit $code: $(tail -c 300 "$TMP/reference.err"))"
+		# what was not correct, from the report, when there is one (a reference should never fail: say how)
+		why=$(python3 - "$TMP/reference-$lang.json" 2>/dev/null <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = ["%s/%s: %s %s" % (p["id"], t["name"][:60], t["verdict"], (t.get("message") or "")[:160])
+       for p in r["problems"] for t in p["tests"] if t["verdict"] != "correct"]
+print("; ".join(bad)[:1200])
+EOF
+)
+		not_ok "the $lang reference grades (exit $code: $(tail -c 300 "$TMP/reference.err")) $why"
 		finish
 	fi
 done
