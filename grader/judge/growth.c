@@ -43,14 +43,20 @@ static bool usable(const struct growth_point *pt)
 	return !pt->capped && pt->ms >= GROWTH_MIN_MS;
 }
 
-/* Least squares y = a + b x over the usable points, x = ln N (log_x) or N. */
+/* A usable point the fit stands on: all of them, but the one set aside as slowed down (growth_fit). */
+static bool fitted(const struct growth_result *g, const struct growth_point *pt)
+{
+	return usable(pt) && pt->size != g->set_aside;
+}
+
+/* Least squares y = a + b x over the fitted points, x = ln N (log_x) or N. */
 static void least_squares(const struct growth_result *g, bool log_x, double *a, double *b)
 {
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
 	for (int i = 0; i < g->npoints; i++) {
 		const struct growth_point *pt = &g->points[i];
 		double x = log_x ? log((double)pt->size) : (double)pt->size, y = log(pt->ms - g->fixed_ms);
-		if (!usable(pt))
+		if (!fitted(g, pt))
 			continue;
 		sx += x;
 		sy += y;
@@ -155,6 +161,9 @@ static char *sentence_of(const struct growth_result *g)
 		strbuf_addstr(&sb, _(" one call would take "));
 		format_duration(&sb, g->extrapolated_s);
 	}
+	if (g->known && g->decided && g->set_aside)
+		strbuf_addf(&sb, _("; the time at N = %lld was left out, slower than the other sizes allow (the machine "
+				   "may have been busy)"), g->set_aside);
 	strbuf_release(&expected);
 	strbuf_release(&cls);
 	strbuf_release(&hi);
@@ -168,26 +177,27 @@ static void make_sentence(struct growth_result *g)
 }
 
 /*
- * Does class N^k explain the usable points?  Its model is t = a N^k +
+ * Does class N^k explain the fitted points?  Its model is t = a N^k +
  * b N^(k-1) with a, b >= 0, fitted in relative least squares: lower-order
  * work (an interpreter's cost per step of an O(N^2) loop around an O(N)
  * builtin, a cache miss per cell, for k = 1 the fixed cost) drags the
  * measured exponent below k at small sizes, and the model allows for it -
  * the log-log slope of such a sum only rises towards k.  The class fits when
- * every point lies within the tolerance of its model and the N^k term makes
+ * every fitted point lies within the tolerance of its model and the N^k term makes
  * at least half the time at the largest size: a class is named by the term
- * that dominates where it was measured.
+ * that dominates where it was measured.  *aside_off, when given, is how far
+ * the point set aside lies from the model (ln; above it when positive).
  */
-static bool class_fits(const struct growth_result *g, int k)
+static bool class_fits(const struct growth_result *g, int k, double *aside_off)
 {
 	double top = 0, s11 = 0, s12 = 0, s22 = 0, s1 = 0, s2 = 0, a, b, det;
 	for (int i = 0; i < g->npoints; i++)
-		if (usable(&g->points[i]) && (double)g->points[i].size > top)
+		if (fitted(g, &g->points[i]) && (double)g->points[i].size > top)
 			top = (double)g->points[i].size;
 	for (int i = 0; i < g->npoints; i++) {
 		const struct growth_point *pt = &g->points[i];
 		double u = (double)pt->size / top, t = pt->ms - g->fixed_ms, x1 = pow(u, k) / t, x2 = pow(u, k - 1) / t;
-		if (!usable(pt))
+		if (!fitted(g, pt))
 			continue;
 		s11 += x1 * x1;
 		s12 += x1 * x2;
@@ -206,11 +216,66 @@ static bool class_fits(const struct growth_result *g, int k)
 		return false;
 	for (int i = 0; i < g->npoints; i++) {
 		const struct growth_point *pt = &g->points[i];
-		double u = (double)pt->size / top;
-		if (usable(pt) && fabs(log((pt->ms - g->fixed_ms) / (a * pow(u, k) + b * pow(u, k - 1)))) > g->tolerance)
+		double u = (double)pt->size / top, off = log((pt->ms - g->fixed_ms) / (a * pow(u, k) + b * pow(u, k - 1)));
+		if (aside_off && usable(pt) && pt->size == g->set_aside)
+			*aside_off = off;
+		if (fitted(g, pt) && fabs(off) > g->tolerance)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * No class fits every point: is one size the odd one out?  On a machine
+ * that stays busy through all the rounds, one size's least time can still
+ * be slowed (a shared core, its caches: 18, 89 and 272 ms at N = 6144,
+ * 12288 and 24576 for an O(N^2) loop, on CI, the middle one 25% over the
+ * line through the others).  With GROWTH_ASIDE_POINTS usable points or
+ * more, a point may be set aside when, without it, exactly one class fits
+ * the rest and the point lies ABOVE that class's model - noise only adds
+ * time, so a point below the line is evidence, never noise.  Only a point
+ * between two others: the smallest and the largest size are where a
+ * lower-order term or the leading one shows, and leaving either out would
+ * shorten the span the class is judged on.  If leaving out different
+ * points lets different classes fit, nothing is set aside: the times stay
+ * too uneven to tell.  Returns the class, 0 for none (and g->set_aside
+ * stays 0).
+ */
+static int set_aside_slowed(struct growth_result *g)
+{
+	int found = 0;
+	long long aside = 0, smallest = 0, largest = 0;
+	double worst = 0;
+	if (g->nused < GROWTH_ASIDE_POINTS)
+		return 0;
+	for (int i = 0; i < g->npoints; i++)
+		if (usable(&g->points[i])) {
+			long long n = g->points[i].size;
+			smallest = !smallest || n < smallest ? n : smallest;
+			largest = n > largest ? n : largest;
+		}
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		if (!usable(pt) || pt->size == smallest || pt->size == largest)
+			continue;
+		g->set_aside = pt->size;
+		for (int k = 1; k <= GROWTH_MAX_ORDER; k++) {
+			double off = 0;
+			if (!class_fits(g, k, &off) || off <= g->tolerance)
+				continue;
+			if (found && found != k) { /* two classes, each by leaving out another point */
+				g->set_aside = 0;
+				return 0;
+			}
+			found = k;
+			if (off > worst) { /* of the points whose leaving out lets k fit, the farthest above it */
+				aside = pt->size;
+				worst = off;
+			}
+		}
+	}
+	g->set_aside = aside;
+	return found;
 }
 
 /* The tolerance: GROWTH_TOLERANCE, or the usable points' own scatter between runs when larger (a busy machine). */
@@ -238,6 +303,7 @@ void growth_fit(struct growth_result *g)
 	g->known = g->nused >= GROWTH_MIN_POINTS;
 	g->exponential = g->decided = g->flat = g->uneven = false;
 	g->lo = g->hi = g->order = 0;
+	g->set_aside = 0;
 	g->extrapolated_s = -1;
 	g->tolerance = tolerance(g);
 	if (g->known) {
@@ -250,10 +316,17 @@ void growth_fit(struct growth_result *g)
 	if (g->known) {
 		g->exponential = p > GROWTH_EXP_CUTOFF;
 		for (int k = 1; k <= GROWTH_MAX_ORDER && !g->exponential; k++)
-			if (class_fits(g, k)) {
+			if (class_fits(g, k, NULL)) {
 				g->lo = g->lo ? g->lo : k;
 				g->hi = k;
 			}
+		if (!g->lo && !g->exponential) {
+			g->lo = g->hi = set_aside_slowed(g);
+			if (g->set_aside) { /* the exponent without the slowed point */
+				least_squares(g, true, &a, &p);
+				g->exponent = p;
+			}
+		}
 		g->decided = g->exponential || (g->lo && g->lo == g->hi);
 		g->order = g->decided ? g->lo : 0;
 		g->uneven = !g->lo;
@@ -514,9 +587,9 @@ static void rounds(struct measure *m, int want_fast)
 }
 
 /*
- * When no single class fits the points (two fit, or none), measure more:
- * GROWTH_MORE_REPS more rounds, as far as the budget pays.  A busy
- * machine's noise shrinks with them.
+ * When no single class fits the points (two fit, or none) even with the
+ * sizes widen() added, measure more: GROWTH_MORE_REPS more rounds, as far
+ * as the budget pays.  A busy machine's noise shrinks with them.
  */
 static void settle(struct measure *m)
 {
@@ -714,6 +787,55 @@ static int compare_points(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
+/* Is there a point of size n already? */
+static bool has_size(const struct growth_result *g, long long n)
+{
+	for (int i = 0; i < g->npoints; i++)
+		if (g->points[i].size == n)
+			return true;
+	return false;
+}
+
+/*
+ * No single class fits the usable points: more sizes, halfway (x sqrt 2)
+ * between neighbouring usable points a doubling apart, each placed with
+ * one run and given GROWTH_REPS in rounds, as far as the budget pays.
+ * The fit then stands on more sizes over the same span: a size whose
+ * runs were all slowed (a machine busy all along: more runs of the same
+ * size do not help) weighs less, and may be set aside (growth_fit).  Not
+ * with `step:` (the sizes are the declared ones, dense already).
+ */
+static void widen(struct measure *m)
+{
+	struct growth_result *g = m->g;
+	const struct growth_spec *gs = &m->p->growth;
+	long long sizes[GROWTH_MAX_POINTS];
+	double cost[GROWTH_MAX_POINTS];
+	int count = 0, last = -1;
+	growth_fit(g);
+	if (!g->known || g->decided || g->exponential || gs->step)
+		return;
+	for (int i = 0; i < g->npoints; i++) {
+		const struct growth_point *pt = &g->points[i];
+		if (!usable(pt))
+			continue;
+		if (last >= 0 && pt->size >= 2 * g->points[last].size) {
+			sizes[count] = llround(sqrt((double)pt->size * (double)g->points[last].size));
+			cost[count++] = sqrt(pt->ms * g->points[last].ms);
+		}
+		last = i;
+	}
+	for (int i = 0; i < count && !grader_interrupted; i++) {
+		if (has_size(g, sizes[i]) || sizes[i] < gs->from || sizes[i] > gs->to)
+			continue;
+		if (!affordable(m, GROWTH_REPS_SLOW * cost[i]))
+			break;
+		add_point(m, sizes[i]);
+	}
+	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
+	rounds(m, GROWTH_REPS);
+}
+
 /* Doubling from the declared smallest size, then refine(). */
 static void search(struct measure *m)
 {
@@ -735,6 +857,7 @@ static void search(struct measure *m)
 		refine(m);
 	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
 	rounds(m, GROWTH_REPS);
+	widen(m);
 	settle(m);
 }
 

@@ -64,7 +64,11 @@
  *            its N^k term at least half the time at the largest size.  One
  *            class fits: it is named.  Two or more, or none: the sentence
  *            says the measurement cannot tell, naming the two classes around
- *            it - after GROWTH_MORE_REPS more rounds, budget permitting.
+ *            it - after more sizes (halfway between neighbouring ones) and
+ *            GROWTH_MORE_REPS more rounds, budget permitting.  With
+ *            GROWTH_ASIDE_POINTS usable points or more, one size between two
+ *            others that lies above the only class fitting the rest is set
+ *            aside as slowed (growth_result.set_aside; noise only adds time).
  *   extrapolation  to the largest size N of the call's public groups that
  *            failed by time (else of any public group): a*N^p, or a*b^N.
  *
@@ -94,6 +98,7 @@
 #define GROWTH_TOLERANCE 0.15    /* a class's model must meet every point within e^0.15 (16%)... */
 #define GROWTH_TOLERANCE_MAX 0.3 /*   or within the points' own scatter, up to this */
 #define GROWTH_MORE_REPS 4       /* runs added to each usable size when no class fits alone */
+#define GROWTH_ASIDE_POINTS 5    /* usable points from which one slowed size may be set aside (growth_fit) */
 #define GROWTH_FLAT_EXPONENT 0.5 /* a fitted exponent under this: the time did not grow (no class) */
 #define GROWTH_MAX_ORDER 6
 

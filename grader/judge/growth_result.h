@@ -37,6 +37,7 @@ struct growth_result {
 	double base;               /* exponential: the time's factor per +1 of N */
 	int lo, hi;                /* the classes N^lo ... N^hi the points allow (or, uneven: floor, ceil of p) */
 	bool uneven;               /* no class fits every point within the tolerance */
+	long long set_aside;       /* the size whose time was left out of the fit as slowed down, 0: none */
 	bool decided;              /* exactly one class fits (lo == hi), or exponential: name it */
 	int order;                 /* the class when decided (when not exponential) */
 	bool flat;                 /* the time did not grow: exponent under GROWTH_FLAT_EXPONENT */

@@ -209,6 +209,7 @@ static json_t *growth_json(const struct growth_result *g)
 							round(g->points[i].ms * 1000) / 1000));
 	json_object_set_new(j, "points", points);
 	json_object_set_new(j, "points_used", json_integer(g->nused));
+	json_object_set_new(j, "set_aside", g->set_aside ? json_integer(g->set_aside) : json_null());
 	json_object_set_new(j, "capped_ms", json_integer(GROWTH_RUN_CAP_MS));
 	json_object_set_new(j, "size", g->target ? json_integer(g->target) : json_null());
 	json_object_set_new(j, "group", g->target_group ? json_string(g->target_group) : json_null());

@@ -213,6 +213,73 @@ static void test_uneven(void **state)
 	growth_result_free(g);
 }
 
+/*
+ * The CI run of 2026-11-26 (make test's other lane busy all along): the C reference's O(N^2) p4_dp, least
+ * of 9 runs, 18.3, 89.5 and 272 ms at N = 6144, 12288, 24576 - the middle one some 25% over the line
+ * through the others.  Three points: no class fits, and too few to set one aside.  With the sizes that
+ * widen() adds (halfway, x sqrt 2: 8689 and 17378, here on the line t = 4.85e-7 N^2) one slowed size among
+ * five is set aside and N^2 named.  The same point 25% BELOW the line is not noise (noise only adds
+ * time): nothing is set aside.
+ */
+static void test_set_aside(void **state)
+{
+	static const long long ci_sizes[] = { 1536, 3072, 6144, 12288, 24576 };
+	static const double ci_ms[] = { 1.867, 4.547, 18.289, 89.522, 272.076 };
+	static const long long sizes[] = { 6144, 8689, 12288, 17378, 24576 };
+	double ms[5];
+	struct growth_result *g = points_of(ci_sizes, ci_ms, 5, 0.02);
+	(void)state;
+	growth_fit(g);
+	assert_true(g->known);
+	assert_true(g->uneven);
+	assert_int_equal(g->set_aside, 0);
+	growth_result_free(g);
+
+	for (int i = 0; i < 5; i++)
+		ms[i] = 4.85e-7 * (double)sizes[i] * (double)sizes[i] * (sizes[i] == 12288 ? 1.25 : 1.0);
+	g = points_of(sizes, ms, 5, 0.02);
+	growth_fit(g);
+	assert_true(g->decided);
+	assert_int_equal(g->order, 2);
+	assert_int_equal(g->set_aside, 12288);
+	assert_true(g->exponent > 1.9 && g->exponent < 2.1);
+	assert_non_null(strstr(g->sentence, "an O(N^2) algorithm, as expected; the time at N = 12288 was left out, "
+					     "slower than the other sizes allow (the machine may have been busy)"));
+	growth_result_free(g);
+
+	ms[2] = 4.85e-7 * 12288.0 * 12288.0 * 0.75;
+	g = points_of(sizes, ms, 5, 0.02);
+	growth_fit(g);
+	assert_false(g->decided);
+	assert_int_equal(g->set_aside, 0);
+	growth_result_free(g);
+
+	/* with four points (one fewer than GROWTH_ASIDE_POINTS) the slowed one stays in: uneven */
+	ms[2] = 4.85e-7 * 12288.0 * 12288.0 * 1.25;
+	g = points_of(sizes, ms, 4, 0.02);
+	growth_fit(g);
+	assert_false(g->decided);
+	assert_int_equal(g->set_aside, 0);
+	growth_result_free(g);
+}
+
+/*
+ * Times that bend from N^2 to N^3 half-way (a table that leaves the cache): without the smallest size N^3
+ * would fit the rest, but the ends are never set aside (a lower-order term shows there): still undecided.
+ */
+static void test_set_aside_ends(void **state)
+{
+	static const long long sizes[] = { 1024, 1448, 2048, 2896, 4096 };
+	static const double ms[] = { 10, 20, 40, 113, 320 };
+	struct growth_result *g = points_of(sizes, ms, 5, 0.02);
+	(void)state;
+	growth_fit(g);
+	assert_false(g->decided);
+	assert_int_equal(g->set_aside, 0);
+	assert_null(strstr(g->sentence, "left out"));
+	growth_result_free(g);
+}
+
 static void test_flat(void **state)
 {
 	/* an early exit: 6 to 6.5 ms from N = 1000 to 8000 - no class, however usable the times */
@@ -279,6 +346,8 @@ int main(void)
 		cmocka_unit_test(test_cubic_dragged),
 		cmocka_unit_test(test_between),
 		cmocka_unit_test(test_uneven),
+		cmocka_unit_test(test_set_aside),
+		cmocka_unit_test(test_set_aside_ends),
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_too_few),
 		cmocka_unit_test(test_names),
