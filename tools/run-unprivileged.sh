@@ -56,7 +56,9 @@
 # except in the integration suite, which computes them cold at each level.
 #
 # As a normal user the main pass already ran as one: only the no-userns pass
-# runs, as that user.  Exit 0 when every pass of every suite is green.
+# runs, as that user.  Exit 0 when every pass of every suite is green; a
+# suite that exits 77 (it cannot run as a normal user, and says why: starve
+# needs root) is SKIPPED, as in tools/run-suites.sh, neither passed nor failed.
 # With SUITE_TIMES=FILE each pass's wall-clock and CPU seconds are appended
 # to FILE (tools/suite-times.sh).
 set -u
@@ -175,7 +177,10 @@ run_pass() { # run_pass PASS SUITE
 	cpu=$((cpu_s - cpu))
 	echo "time: [$pass] tests/$suite/run.sh $wall s, $cpu s of CPU"
 	[ -z "${SUITE_TIMES:-}" ] || echo "$wall $cpu [$pass] tests/$suite/run.sh" >> "$SUITE_TIMES"
-	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
+	if [ "$(cat "$stage/rc" 2>/dev/null)" = 77 ]; then
+		# the suite cannot run as a normal user (it said why, e.g. it needs root): skipped, not passed
+		echo "SKIPPED: [$pass] tests/$suite/run.sh"
+	elif [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
 		echo "FAILED: [$pass] tests/$suite/run.sh"
 		failed=$((failed + 1))
 	fi

@@ -40,6 +40,16 @@
  * own doing: its facts say so (run_facts.starved).
  */
 #define CREDIT_MIN_US 2000u
+/*
+ * A process's run delay grows only when it next gets a CPU (the kernel adds
+ * the wait in progress then): one that has waited since before the first
+ * read shows none of that wait.  So a runnable process is read again after
+ * WAIT_PROBE_US, and the time between two reads in which it stayed runnable
+ * and ran not at all (its on-CPU time unchanged: a process cannot go to
+ * sleep without running) is counted as waiting.  The gap is longer than a
+ * scheduler tick (10 ms at HZ 100), so a process that runs shows it.
+ */
+#define WAIT_PROBE_US 20000u
 /* a runner is its zygote and one case child; a few more cannot hurt, a fork flood can */
 #define RUNNER_MAX_PROCS 16
 /*
@@ -75,9 +85,15 @@ struct slot {
 	int task;              /* index of the task in progress, or -1 */
 	uint64_t started_us, deadline_us;
 	uint64_t bound_us;     /* the deadline may be put off for run delay until then (RUN_STARVED_WALL_FACTOR) */
+	uint64_t due_us;       /* the limit put off by the run delay given back so far (deadline_us: when to look) */
 	uint64_t credited_us;  /* run delay given back so far (0 and bound_us 0: none yet) */
 	pid_t delay_pid;       /* the process whose run delay was read last (the case child, or the zygote) */
-	uint64_t delay_seen_us;/*   and that delay */
+	uint64_t delay_seen_us;/*   and its wait (slot_waited_us) */
+	uint64_t oncpu_seen_ns;/*   its on-CPU time then */
+	uint64_t read_us;      /*   when */
+	uint64_t pending_us;   /*   wait in progress, not yet in its run delay (WAIT_PROBE_US) */
+	bool runnable_seen;    /*   it was runnable then */
+	bool stuck;            /*   runnable, and not run at all since it was first read */
 	unsigned stack_kb[2];  /* the case child's stack (VmStk), at the last two samples (sample_stack) */
 	struct strbuf out;     /* request bytes not yet written */
 	size_t out_pos;
@@ -174,6 +190,11 @@ static void slot_reset_clock(struct slot *s)
 	s->credited_us = 0;
 	s->delay_pid = 0;
 	s->delay_seen_us = 0;
+	s->oncpu_seen_ns = 0;
+	s->read_us = 0;
+	s->pending_us = 0;
+	s->runnable_seen = false;
+	s->stuck = false;
 	s->stack_kb[0] = s->stack_kb[1] = 0;
 }
 
@@ -715,19 +736,22 @@ static int case_child_state(struct slot *s, char *state, unsigned *cpu_ms)
 }
 
 /*
- * How long process pid has been runnable but waiting for a CPU, in us: the
- * second field of /proc/<pid>/schedstat (ns, since it started; the kernel's
- * sched_info, there wherever /proc/<pid>/schedstat is).  A process that
- * sleeps, blocks or is stopped gains none.  -1 unknown.
+ * How long process pid has been on a CPU (*on_cpu_ns) and runnable but
+ * waiting for a CPU (*delay_us): the first two fields of
+ * /proc/<pid>/schedstat (ns, since it started; the kernel's sched_info,
+ * there wherever /proc/<pid>/schedstat is).  A process that sleeps, blocks
+ * or is stopped gains no delay; the wait in progress is added only when it
+ * next runs (WAIT_PROBE_US).  0, or -1 unknown.
  */
-static long long proc_run_delay_us(long pid)
+static int proc_schedstat(long pid, unsigned long long *on_cpu_ns, unsigned long long *delay_us)
 {
 	char buf[128];
-	unsigned long long on_cpu, delay;
+	unsigned long long delay;
 
-	if (read_proc(pid, "schedstat", buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu", &on_cpu, &delay) != 2)
+	if (read_proc(pid, "schedstat", buf, sizeof(buf)) < 0 || sscanf(buf, "%llu %llu", on_cpu_ns, &delay) != 2)
 		return -1;
-	return (long long)(delay / 1000);
+	*delay_us = delay / 1000;
+	return 0;
 }
 
 /* The process whose run delay the slot's deadline is charged with: the zygote while it starts, else the case child. */
@@ -737,46 +761,100 @@ static long slot_clock_pid(struct slot *s)
 }
 
 /*
- * At the slot's deadline: put it off by the run delay not given back yet
- * (at least CREDIT_MIN_US of it), up to its bound.  A spare case child
- * forked ahead of its request brings the little delay of its own set-up.
- * true when the deadline is now later than now.
+ * How long process pid has waited for a CPU, in us, as far as can be told
+ * now: its run delay, and the wait in progress that the kernel has not
+ * added to it yet - the time since the last read of the same process, when
+ * it was runnable then and is now, and its on-CPU time has not moved since
+ * (WAIT_PROBE_US).
+ * Once it runs, its run delay holds all of that wait, and the count starts
+ * again.  What it waited before it was first read stays unknown while it
+ * does not run: stuck says so.  Remembers this read (delay_pid,
+ * oncpu_seen_ns, read_us); *runnable (may be NULL) says whether it is.  -1
+ * unknown.
+ */
+static long long slot_waited_us(struct slot *s, long pid, uint64_t now, bool *runnable)
+{
+	unsigned long long on_cpu, delay, ms;
+	char state = '?';
+
+	if (proc_schedstat(pid, &on_cpu, &delay) < 0)
+		return -1;
+	if (proc_stat(pid, &state, false, &ms) < 0)
+		state = '?';
+	s->stuck = state == 'R' && (pid != s->delay_pid || (s->stuck && on_cpu == s->oncpu_seen_ns));
+	if (pid != s->delay_pid || on_cpu != s->oncpu_seen_ns)
+		s->pending_us = 0;
+	else if (s->runnable_seen && state == 'R' && now >= s->read_us + WAIT_PROBE_US)
+		s->pending_us += now - s->read_us;
+	if (pid != s->delay_pid || on_cpu != s->oncpu_seen_ns || now >= s->read_us + WAIT_PROBE_US) {
+		s->read_us = now;
+		s->runnable_seen = state == 'R';
+	}
+	s->delay_pid = (pid_t)pid;
+	s->oncpu_seen_ns = on_cpu;
+	if (runnable)
+		*runnable = state == 'R';
+	return (long long)(delay + s->pending_us);
+}
+
+/*
+ * At the slot's deadline: put it off by the wait not given back yet (at
+ * least CREDIT_MIN_US of it), up to its bound (due_us).  While its process
+ * is runnable it is read again every WAIT_PROBE_US (slot_waited_us), past
+ * that deadline too: a wait it is in is seen within a probe, and one that
+ * runs instead is given back nothing.  A spare case child forked ahead of
+ * its request brings the little delay of its own set-up.  true when the
+ * slot has a later deadline (deadline_us: when to look next).
  */
 static bool slot_put_off(struct slot *s, uint64_t now)
 {
 	long pid = slot_clock_pid(s);
-	long long delay = pid > 0 ? proc_run_delay_us(pid) : -1;
-	long long extra;
+	bool first = pid != s->delay_pid, runnable = false;
+	long long waited = pid > 0 ? slot_waited_us(s, pid, now, &runnable) : -1;
+	long long base = first ? 0 : (long long)s->delay_seen_us, extra = waited - base;
+	uint64_t probe;
 
-	if (delay < 0)
+	if (waited < 0)
 		return false;
-	if (!s->bound_us)
+	if (!s->bound_us) {
 		s->bound_us = s->started_us + RUN_STARVED_WALL_FACTOR * (s->deadline_us - s->started_us);
-	extra = delay - (pid == s->delay_pid ? (long long)s->delay_seen_us : 0);
-	s->delay_pid = (pid_t)pid;
-	s->delay_seen_us = (uint64_t)delay;
-	if (extra < (long long)CREDIT_MIN_US || s->deadline_us >= s->bound_us)
+		s->due_us = s->deadline_us;
+	}
+	s->delay_seen_us = (uint64_t)base; /* a wait too small to give back is given with the next */
+	if (extra >= (long long)CREDIT_MIN_US && s->due_us < s->bound_us) {
+		s->credited_us += (uint64_t)extra;
+		s->delay_seen_us = (uint64_t)waited;
+		s->due_us = s->due_us + (uint64_t)extra > s->bound_us ? s->bound_us : s->due_us + (uint64_t)extra;
+	}
+	probe = s->read_us + WAIT_PROBE_US > s->bound_us ? s->bound_us : s->read_us + WAIT_PROBE_US;
+	if (now < s->due_us)
+		s->deadline_us = runnable && probe < s->due_us ? probe : s->due_us;
+	else if (runnable && s->due_us < s->bound_us)
+		s->deadline_us = probe;
+	else
 		return false;
-	s->credited_us += (uint64_t)extra;
-	s->deadline_us = s->deadline_us + (uint64_t)extra > s->bound_us ? s->bound_us : s->deadline_us + (uint64_t)extra;
 	return now < s->deadline_us;
 }
 
 /*
  * At the slot's last deadline: the run delay of its test (or start) in ms,
  * and whether the test was starved - it had less time to run than its limit
- * (limit_ms) by the end, because it waited for a CPU beyond the bound.
+ * (limit_ms) by the end, because it waited for a CPU beyond the bound; or
+ * it has waited, runnable, since it was first read at its limit, and what
+ * it waited before that is unknown (slot_waited_us): a program cannot make
+ * itself wait for a CPU, so the doubt is the machine's, not the student's.
  */
 static bool slot_starved(struct slot *s, uint64_t now, unsigned limit_ms, unsigned *delay_ms)
 {
 	long pid = slot_clock_pid(s);
-	long long delay = pid > 0 ? proc_run_delay_us(pid) : -1;
+	bool first = pid != s->delay_pid;
+	long long delay = pid > 0 ? slot_waited_us(s, pid, now, NULL) : -1;
 	uint64_t waited = delay < 0 ? s->credited_us : (uint64_t)delay, elapsed = now - s->started_us;
 
-	if (pid != s->delay_pid && delay >= 0)
+	if (first && delay >= 0)
 		waited += s->credited_us; /* an earlier process's delay (not expected: one case child per test) */
 	*delay_ms = (unsigned)(waited / 1000);
-	return waited >= elapsed || elapsed - waited + CREDIT_MIN_US < (uint64_t)limit_ms * 1000u;
+	return (delay >= 0 && s->stuck) || waited >= elapsed || elapsed - waited + CREDIT_MIN_US < (uint64_t)limit_ms * 1000u;
 }
 
 /*
@@ -1276,6 +1354,12 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 	t->facts.starting = starting;
 	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
 	t->facts.starved = slot_starved(s, now, starting ? 2 * t->startup_ms + 1000u : t->wall_ms, &t->facts.run_delay_ms);
+	if (starting) {
+		/* a start that used more than its CPU limit was not kept from it: a constructor's loop, not the machine */
+		t->facts.startup_cpu_ms = slot_cpu_ms(s);
+		if (t->facts.startup_cpu_ms > (long long)s->startup_ms)
+			t->facts.starved = false;
+	}
 	slot_kill_status(s);
 	/* a start the machine starved is not the program's failure: the next task starts it again */
 	if (starting && !t->facts.starved)

@@ -43,7 +43,8 @@
  * starts) has been runnable but waiting for a CPU (its run delay,
  * /proc/<pid>/schedstat) and puts the deadline off by what it has not given
  * back yet, up to RUN_STARVED_WALL_FACTOR x the limit (past that the test is
- * reported starved, the machine's doing).  At the final deadline (a
+ * reported starved, the machine's doing); a runnable one is read again every
+ * 20 ms, as the kernel adds a wait only when the process next runs.  At the final deadline (a
  * sleeping, stopped or wedged program) the grader kills the whole zygote - its namespace or process group - and
  * the slot starts a fresh one for its next case.  A zygote that dies or
  * misbehaves costs only the case it was running - except one that fails
