@@ -167,13 +167,13 @@ static void diagnose_crash_size(const struct problem *p, struct problem_result *
 	if (by_length)
 		advice = L10N(xasprintf(_("%s was correct on every test up to length %lld and crashed on every test from "
 					  "length %lld on: look for what a longer input overruns (an array of a fixed "
-					  "size, a recursion as deep as the input)"), p->funcs[func].name, pass_max,
+					  "size, a recursion as deep as the input)"), problem_call_name(p, func), pass_max,
 					crash_min));
 	else
 		advice = L10N(xasprintf(_("%s was correct on every test up to %s = %lld and crashed on every test from "
 					  "%s = %lld on: look for what a larger input overruns (an array of a fixed size, "
 					  "a recursion as deep as %s)"),
-					p->funcs[func].name, name, pass_max, name, crash_min, name));
+					problem_call_name(p, func), name, pass_max, name, crash_min, name));
 	for (int g = 0; g < p->ngroups; g++) {
 		const struct group *grp = &p->groups[g];
 		if (grp->visibility != vis)
