@@ -180,7 +180,10 @@ static void diagnose_crash_size(const struct problem *p, struct problem_result *
 			continue;
 		for (int k = grp->first_case; k < grp->first_case + grp->ncases; k++)
 			if (pr->tests[k].tc->func == func && crashed(&pr->tests[k])) {
-				add_advice_inline(&pr->tests[k], ". ", advice);
+				if (pr->tests[k].message)
+					add_advice_inline(&pr->tests[k], ". ", advice);
+				else
+					add_advice(&pr->tests[k], advice);
 				break;
 			}
 	}

@@ -153,6 +153,19 @@ static void test_no_sentence(void **state)
 	release(&fx);
 }
 
+/* a crash without a message (none is guaranteed) gets the sentence as its message */
+static void test_crash_without_message(void **state)
+{
+	struct fixture fx;
+	(void)state;
+	setup_result(&fx);
+	for (int k = 4; k < 7; k++)
+		fx.r.problems[0].tests[k].verdict = V_RUN_ERROR;
+	diagnose_result(&fx.r, VIS_PUBLIC);
+	assert_non_null(strstr(message(&fx, 4), SENTENCE));
+	release(&fx);
+}
+
 /* g(bool first, int n): the size is the first integer's value, named */
 static void test_crash_from_a_value(void **state)
 {
@@ -175,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_interleaved_sizes),
 		cmocka_unit_test(test_skipped_tests_left_out),
 		cmocka_unit_test(test_no_sentence),
+		cmocka_unit_test(test_crash_without_message),
 		cmocka_unit_test(test_crash_from_a_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
