@@ -1,6 +1,7 @@
 /* diagnose.c - see diagnose.h */
 #include "judge/diagnose.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +19,14 @@ static void add_advice(struct test_result *t, const char *advice)
 	t->message = m;
 }
 
-/* Put advice at the end of the message's first line (before a traceback), as "line: advice". */
-static void add_advice_inline(struct test_result *t, const char *advice)
+/* Put advice at the end of the message's first line (before a traceback), as "line<sep>advice": the
+ * report wraps that line (a traceback below it is left as it is). */
+static void add_advice_inline(struct test_result *t, const char *sep, const char *advice)
 {
 	char *m = L10N(({
 		const char *old = l10n_message(t->message);
 		size_t l = strcspn(old, "\n");
-		xasprintf("%.*s: %s%s", (int)l, old, l10n_message(advice), old + l);
+		xasprintf("%.*s%s%s%s", (int)l, old, sep, l10n_message(advice), old + l);
 	}));
 	free(t->message);
 	t->message = m;
@@ -57,7 +59,7 @@ static void diagnose_recursion(const struct problem *p, const struct problem_res
 	else
 		advice = L10N(xasprintf(_("%s passed no test, the smallest inputs neither: a missing base case?"),
 					p->funcs[t->tc->func].name));
-	add_advice_inline(t, advice);
+	add_advice_inline(t, ": ", advice);
 	free(advice);
 }
 
@@ -82,6 +84,109 @@ static void diagnose_overflow(const struct problem *p, struct test_result *t)
 	advice = L10N(xstrdup(_("This looks like 32-bit overflow (the answer is right in its low 32 bits, or "
 				"only its sign is wrong): use long long for sums and products")));
 	add_advice(t, advice);
+	free(advice);
+}
+
+/*
+ * The size test tc gives its call: with a `growth:` size for that call, that
+ * input's; else the first array's length, or else the first integer's
+ * value.  *name is the input's name, *by_length whether the size is an
+ * array's length.  false: the call takes neither (only bools).
+ */
+static bool test_size(const struct problem *p, const struct test_case *tc, long long *size, const char **name,
+		      bool *by_length)
+{
+	const struct signature *sig = &p->funcs[tc->func];
+	int arg = -1;
+
+	if (p->growth.declared && p->growth.func == tc->func) {
+		arg = p->growth.size_arg;
+	} else {
+		for (int k = 0; k < sig->ninputs && arg < 0; k++)
+			if (value_type_is_array(sig->input_types[k]))
+				arg = k;
+		for (int k = 0; k < sig->ninputs && arg < 0; k++)
+			if (sig->input_types[k] != VT_BOOL)
+				arg = k;
+	}
+	if (arg < 0)
+		return false;
+	*by_length = value_type_is_array(sig->input_types[arg]);
+	*size = *by_length ? (long long)tc->args[arg].len : tc->args[arg].i;
+	*name = "";
+	for (int j = 0, k = 0; j < sig->nparams; j++)
+		if (!sig->params[j].is_length && k++ == arg)
+			*name = sig->params[j].name;
+	return true;
+}
+
+static bool crashed(const struct test_result *t)
+{
+	return t->verdict == V_RUN_ERROR && !t->at_startup;
+}
+
+/*
+ * A call correct on every test up to a size that crashes (run-error: a bad
+ * access, a smashed stack, the stack's end) on every test from a larger
+ * size on: "f was correct on every test up to length 20 and crashed on
+ * every test from length 21 on", on the first crash of each group of
+ * visibility vis.  Drawn from the tests that ran (the public ones, and
+ * vis's) and nothing else: no sentence when one of them failed otherwise
+ * (a wrong answer, a time limit), when passes and crashes interleave in
+ * size, or from fewer than two passes.  A student's run that left tests out
+ * after failures in a row (skipped) says less: "up to length 4 ... from
+ * length 50 on" where every test ran says 20 and 33.
+ */
+static void diagnose_crash_size(const struct problem *p, struct problem_result *pr, int func, enum visibility vis)
+{
+	long long pass_max = LLONG_MIN, crash_min = LLONG_MAX, size = 0;
+	int npass = 0, ncrash = 0;
+	const char *name = "";
+	bool by_length = false;
+	char *advice;
+
+	for (int k = 0; k < pr->ntests; k++) {
+		const struct test_result *t = &pr->tests[k];
+		enum visibility ov = p->groups[t->tc->group].visibility;
+		if (t->tc->func != func || (ov != VIS_PUBLIC && ov != vis) || t->verdict == V_SKIPPED)
+			continue;
+		if (!test_size(p, t->tc, &size, &name, &by_length))
+			return;
+		if (t->verdict == V_CORRECT) {
+			npass++;
+			pass_max = size > pass_max ? size : pass_max;
+		} else if (crashed(t)) {
+			ncrash++;
+			crash_min = size < crash_min ? size : crash_min;
+		} else {
+			return;
+		}
+	}
+	if (npass < 2 || !ncrash || pass_max >= crash_min)
+		return;
+	if (by_length)
+		advice = L10N(xasprintf(_("%s was correct on every test up to length %lld and crashed on every test from "
+					  "length %lld on: look for what a longer input overruns (an array of a fixed "
+					  "size, a recursion as deep as the input)"), problem_call_name(p, func), pass_max,
+					crash_min));
+	else
+		advice = L10N(xasprintf(_("%s was correct on every test up to %s = %lld and crashed on every test from "
+					  "%s = %lld on: look for what a larger input overruns (an array of a fixed size, "
+					  "a recursion as deep as %s)"),
+					problem_call_name(p, func), name, pass_max, name, crash_min, name));
+	for (int g = 0; g < p->ngroups; g++) {
+		const struct group *grp = &p->groups[g];
+		if (grp->visibility != vis)
+			continue;
+		for (int k = grp->first_case; k < grp->first_case + grp->ncases; k++)
+			if (pr->tests[k].tc->func == func && crashed(&pr->tests[k])) {
+				if (pr->tests[k].message)
+					add_advice_inline(&pr->tests[k], ". ", advice);
+				else
+					add_advice(&pr->tests[k], advice);
+				break;
+			}
+	}
 	free(advice);
 }
 
@@ -124,5 +229,7 @@ void diagnose_result(struct grade_result *r, enum visibility vis)
 		for (int g = 0; g < p->ngroups; g++)
 			if (p->groups[g].visibility == vis)
 				diagnose_slow(p, pr, &p->groups[g]);
+		for (int f = 0; f < p->nfuncs; f++)
+			diagnose_crash_size(p, pr, f, vis);
 	}
 }

@@ -7,11 +7,17 @@
  *     32-bit overflow: use long long";
  *   - the first time limit of a group whose earlier tests all passed:
  *     "correct on the 45 earlier tests of this group, too slow from
- *     AcanWin(46) on" - a faster algorithm is needed, not a fix.
+ *     AcanWin(46) on" - a faster algorithm is needed, not a fix;
+ *   - a call correct on every test up to a size that crashes on every test
+ *     from a larger size on (a local array too small, dp[20]): "f was
+ *     correct on every test up to length 20 and crashed on every test from
+ *     length 21 on", from the
+ *     sizes of the tests that ran - none when passes and crashes
+ *     interleave in size, or when a test of the call failed otherwise.
  *
  * Messages belong to tests, so what a student sees of them follows the
  * view's rule for hidden groups (view.h) like every other message.
- * Deterministic: it reads verdicts, values and case order only, never times.
+ * Deterministic: it reads verdicts, values, sizes and case order only, never times.
  */
 #ifndef GRADER_DIAGNOSE_H
 #define GRADER_DIAGNOSE_H
