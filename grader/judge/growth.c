@@ -941,9 +941,11 @@ void growth_after_grading(const struct judge_context *c, const struct build_resu
 		pr->growth->from_hidden = vis != VIS_PUBLIC;
 		choose_target(pr, pr->growth);
 		growth_fit(pr->growth);
-		/* the log may be where students look (a CI job's): it says what their view says, no more */
+		/* the log may be where students look (a CI job's): it says what their view says, no more; the
+		 * sentence names the call, so the problem only when it is named otherwise ("p4_dp: f grows ...") */
 		if (c->log && !pr->growth->from_hidden)
-			fprintf(c->log, "grader: %s: %s (%.1f s of CPU measuring)\n", p->id, pr->growth->sentence,
-				pr->growth->used_s);
+			fprintf(c->log, "grader: %s%s%s (%.1f s of CPU measuring)\n",
+				strcmp(p->id, pr->growth->call) ? p->id : "", strcmp(p->id, pr->growth->call) ? ": " : "",
+				pr->growth->sentence, pr->growth->used_s);
 	}
 }

@@ -88,6 +88,10 @@ for lang in c python; do
 		>"$TMP/growth.out" 2>&1
 	echo "# exit $?" >>"$TMP/growth.out"
 	tally "$TMP/growth.out"
+	# the growth line of the log names the call once where the problem's id is the call's name
+	# (it said "grader: canIWin: canIWin: the grader cannot say ...")
+	grep -q '^grader: canIWin' "$TMP/ref-c.out" && ! grep -q 'canIWin: canIWin' "$TMP/ref-c.out"
+	ok $? "the log's growth line for canIWin names it once ($(grep -m1 '^grader: canIWin' "$TMP/ref-c.out" | cut -c1-90))"
 done
 
 # wrong solutions: a submission of one file each, graded on that problem only
