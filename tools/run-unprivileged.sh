@@ -40,7 +40,10 @@
 #                reference is graded at this level anyway), which runs in the
 #                main run only.  The reports suite leaves out the Gradescope
 #                zip's setup.sh (a build of the grader and a cold selftest:
-#                Gradescope runs it as root, once, when it builds its image).
+#                Gradescope runs it as root, once, when it builds its image),
+#                the mutate suite the shipped p2 in full (how strong the
+#                problem set's tests are: its fixture shows the mutants
+#                graded at this level).
 #   [no-userns]  integration ($SANDBOX_FIXTURES: the fallback's process
 #                groups, rlimits and seccomp alone), batch (the class note
 #                of the fallback, its workers killed by process group),
