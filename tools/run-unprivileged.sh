@@ -43,7 +43,8 @@
 #                Gradescope runs it as root, once, when it builds its image),
 #                the mutate suite the shipped p2 in full (how strong the
 #                problem set's tests are: its fixture shows the mutants
-#                graded at this level).
+#                graded at this level), the pack suite the calibration on
+#                a slower machine (the limits' arithmetic).
 #   [no-userns]  integration ($SANDBOX_FIXTURES: the fallback's process
 #                groups, rlimits and seccomp alone), batch (the class note
 #                of the fallback, its workers killed by process group),
