@@ -35,7 +35,16 @@
 #                compiler as compile-error is, the same at every level: the
 #                root run grades them.  The rest of the suite (the reference's
 #                answers computed cold, the cache's owner and mode checks,
-#                usage errors on read-only directories) runs in full.
+#                usage errors on read-only directories) runs, but for selftest
+#                (the problem set's soundness: the same at every level; each
+#                reference is graded at this level anyway), which runs in the
+#                main run only.  The reports suite leaves out the Gradescope
+#                zip's setup.sh (a build of the grader and a cold selftest:
+#                Gradescope runs it as root, once, when it builds its image),
+#                the mutate suite the shipped p2 in full (how strong the
+#                problem set's tests are: its fixture shows the mutants
+#                graded at this level), the pack suite the calibration on
+#                a slower machine (the limits' arithmetic).
 #   [no-userns]  integration ($SANDBOX_FIXTURES: the fallback's process
 #                groups, rlimits and seccomp alone), batch (the class note
 #                of the fallback, its workers killed by process group),
@@ -53,7 +62,16 @@
 #                graded at [user] with the same PID namespace).
 # The reference answers of problems/ come from the run's seed cache
 # ($TEST_SEED_CACHE, tools/seed-cache.sh) copied into the user's directory,
-# except in the integration suite, which computes them cold at each level.
+# except in the integration suite, which computes them cold as root and in
+# [user] (a normal user's cache, written the first time), and takes the
+# seed's answers in [no-userns] and [crippled]: computing them is running the
+# reference in the sandbox, which grading reference/ and reference/python/
+# (the suite's first checks) does at every level.
+# The rule, for a new check: a pass repeats what can come out differently
+# with the user or the isolation level (the sandbox, the limits, permissions,
+# files, a normal user's paths); what the grader decides from the problem
+# set, the submission's files or the report alone runs in the main run only
+# (the suites test GRADER_EXPECT_LEVEL, which only these passes set).
 #
 # As a normal user the main pass already ran as one: only the no-userns pass
 # runs, as that user.  Exit 0 when every pass of every suite is green; a
@@ -67,11 +85,13 @@ top=$PWD
 suites=${*:-integration reports pack batch batch/course hostile summary mutate order i18n}
 wrapper=$top/build/tests/deny-userns
 user=${UNPRIVILEGED_USER:-combgrader-test} # another name: two runs on one machine do not meet
-# (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2)
+# (shrink, wrong-answers and crash are graded again later in the suite, -j 1 against -j 2; not py-correct:
+# a copy of reference/python, which the suite grades at every level before its fixtures, every test
+# correct - py-correct's two gradings of it cost 34 s of CPU a pass and show nothing more)
 SANDBOX_FIXTURES="correct wrong-answers crash stack-overflow out-of-bounds endless-loop sleeper compile-error
-chatter shrink assert-fail py-correct py-exception py-endless-loop py-recursion py-import-error py-chatter"
+chatter shrink assert-fail py-exception py-endless-loop py-recursion py-import-error py-chatter"
 # the file views: what the compiler and the Python host read (wrong-answers: the hidden-test checks read its report)
-CRIPPLED_FIXTURES="correct wrong-answers compile-error py-correct py-exception py-import-error"
+CRIPPLED_FIXTURES="correct wrong-answers compile-error py-exception py-import-error"
 
 [ -x "$wrapper" ] || { echo "run-unprivileged: no $wrapper (make build/tests/deny-userns)"; exit 1; }
 [ -x "$top/build/asan/grader" ] || { echo "run-unprivileged: no build/asan/grader"; exit 1; }

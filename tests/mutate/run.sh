@@ -15,6 +15,8 @@
 #   - usage errors (exit 2): a bad id in the problem file (file:line:column),
 #     --format junit, an operand.
 #   - one shipped problem (p2, the quickest) mutated in full: no mutant lost.
+# In tools/run-unprivileged.sh's [user] pass (GRADER_EXPECT_LEVEL set) all
+# but the shipped problem run: the rest is what a normal user's run can change.
 # Uses $GRADER (default: the ASan build).  Prints one line per check and
 # "N passed, M failed"; exits 0 when green.  Runs the mutants (the grader's
 # sandbox) inside a throwaway PID namespace when it can (root).
@@ -206,9 +208,14 @@ check "--format junit: exit 2" [ $? = 2 ]
 check "an operand: exit 2" [ $? = 2 ]
 
 # ---- a shipped problem, in full ----
-"$GRADER" mutate --only p2 --cache "$T/cache" -j 2 --format "json:$T/p2.json" >"$T/p2.txt" 2>"$T/p2.err"
-rc=$?
-check "shipped p2: no mutant lost, >= 95% killed, survivors listed" python3 - "$T/p2.json" "$rc" <<'PY'
+# (how strong p2's tests are is the problem set's, the same whoever runs it: in the main run only, not
+# again in tools/run-unprivileged.sh's [user] pass, where it cost some 58 s of CPU; the fixture above
+# shows the mutants graded, killed and surviving, in C and Python, at that level)
+: >"$T/p2.err"
+if [ -z "${GRADER_EXPECT_LEVEL:-}" ]; then
+	"$GRADER" mutate --only p2 --cache "$T/cache" -j 2 --format "json:$T/p2.json" >"$T/p2.txt" 2>"$T/p2.err"
+	rc=$?
+	check "shipped p2: no mutant lost, >= 95% killed, survivors listed" python3 - "$T/p2.json" "$rc" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert len(d["problems"]) == 2
@@ -218,6 +225,7 @@ for p in d["problems"]:
     assert p["survived"] == 0 and not p["stale_equivalents"], p["file"]
 assert sys.argv[2] == "0", sys.argv[2]
 PY
+fi
 check "no sanitizer report (all runs)" no_sanitizer_errors "$T/p2.err" "$T/full.err" "$T/badid.err"
 check "no scratch space left behind" [ -z "$(ls -A "$T/tmp")" ]
 
