@@ -1359,6 +1359,15 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 		t->facts.startup_cpu_ms = slot_cpu_ms(s);
 		if (t->facts.startup_cpu_ms > (long long)s->startup_ms)
 			t->facts.starved = false;
+	} else if (t->facts.child_known && t->cpu_ms && t->facts.child_cpu_ms > t->cpu_ms) {
+		/*
+		 * Nor was a test that used more than its CPU limit: its own CPU timer
+		 * should have ended it, and did not (a constructor that made
+		 * timer_create fail, RLIMIT_SIGPENDING 0: only RLIMIT_CPU's whole
+		 * seconds are left).  Its time limit, never the machine's judge-error
+		 * (found by a review of 623d634: judge-error at load 9.5, exit 3).
+		 */
+		t->facts.starved = false;
 	}
 	slot_kill_status(s);
 	/* a start the machine starved is not the program's failure: the next task starts it again */
