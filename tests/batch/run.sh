@@ -380,6 +380,10 @@ if [ "$BATCH_HOSTILE" = 1 ]; then
 	mkdir -p "$T/class4/mallory"
 	cp tests/batch/fixtures/ctor-hostile/sum.c "$T/class4/mallory/"
 	sed "s|@ROOT@|$ROOT|" tests/batch/fixtures/ctor-hostile/parity.c >"$T/class4/mallory/parity.c"
+	# eve plants files in every scratch space she can name (issue 29, class 5): none may appear
+	tag=planted-by-eve-$$
+	mkdir -p "$T/class4/eve"
+	sed -e "s|@TAG@|$tag|g" -e "s|@TMP@|$TMPDIR|g" tests/batch/fixtures/scratch-planter/sum.c >"$T/class4/eve/sum.c"
 	"$GRADER" batch "$T/class4" -o "$T/out4" $SMALL -j 2 >/dev/null 2>"$T/out4.err"
 	rc=$?
 	check "hostile beside honest: batch rc=$rc (every student graded)" [ "$rc" -eq 0 ]
@@ -401,6 +405,15 @@ for name in os.listdir(os.path.join(out, "students")):
         assert all(t["verdict"] != "judge-error" for p in s["problems"] for t in p["tests"]), name
 EOF
 	check "no sanitizer reports (hostile beside honest)" no_sanitizer_errors "$T/out4.err"
+	# written anywhere: the batch's directory, the scratch space, /tmp (what a runner could name)
+	planted=$(find "$T" /tmp -maxdepth 6 -name "$tag*" 2>/dev/null | head -5)
+	check "a student's runner plants nothing in any scratch space or /tmp${planted:+: $planted}" [ -z "$planted" ]
+	# her file-creating calls are refused as forbidden (a trap) or fail quietly (then her answers are right)
+	check "the planting student is graded: every sum test forbidden or correct ($(grep '^eve,' "$T/out4/grades.csv"))" \
+		python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))
+v = {t["verdict"] for p in r["problems"] if p["id"] == "sum" for t in p["tests"]}
+sys.exit(not v or not v <= {"forbidden", "correct"})' "$T/out4/students/eve.json"
+	rm -rf $planted
 fi
 
 # ---- 9. the real problem set ----
