@@ -15,9 +15,10 @@
 # py-honest: the issue's Python O(N^2) p4_dp) and an endless recursion
 # whose stack fills in about its CPU limit (c-recursion): one behaviour,
 # one verdict.  A fixture with a GROWTH file (c-growth: the C reference's
-# O(N^2) p4_dp, O(N) memory) is graded with --growth, and its class must be
-# that file's, idle and busy (issue 30, part 3; c-honest's full table is
-# not: its time per cell steps up as it leaves the cache, docs/growth.md).  FAIRTIME_LOOPS sets the number of busy loops (default two per
+# O(N^2) p4_dp, O(N) memory) is graded with --growth: its class must be
+# that file's idle, and busy that one or "between" it and another, never a
+# wrong one (issue 30, part 3; a busy run may reach sizes past the L2 cache,
+# and c-honest's full table leaves the L3 one: docs/growth.md).  FAIRTIME_LOOPS sets the number of busy loops (default two per
 # core); the loops are this script's own and are ended by pid.
 # Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
 set -u
@@ -113,10 +114,19 @@ try:
 except OSError:
     want = None
 if want:
-    gi = [(p["id"], (p["growth"] or {}).get("class"), (p["growth"] or {}).get("message")) for p in idle["problems"]]
-    gb = [(p["id"], (p["growth"] or {}).get("class"), (p["growth"] or {}).get("message")) for p in busy["problems"]]
-    ok([g[:2] for g in gi] == [g[:2] for g in gb] and all(g[1] == want for g in gi),
-       "growth %s idle and busy (idle: %s; busy: %s)" % (want, gi, gb))
+    # the class named, or - when the measurement could not tell - the two it lies between: never a wrong one.
+    # (A busy run can reach N = 49152, where the reference's 20 bytes a card outgrow a 1 MiB L2 cache and
+    # its time per cell steps up; the grader then says "between O(N^2) and O(N^3)": seen once as a normal
+    # user without user namespaces, load 8 or more.  docs/growth.md, "a known limit".)
+    def said(d):
+        return [(p["id"], (p["growth"] or {}).get("class"), (p["growth"] or {}).get("between"),
+                 ((p["growth"] or {}).get("message") or "")[:160]) for p in d["problems"]]
+    def right(g):
+        return g[1] == want or (g[1] is None and g[2] is not None and want in g[2])
+    gi, gb = said(idle), said(busy)
+    ok(gi and all(g[1] == want for g in gi), "growth %s idle (%s)" % (want, gi))
+    ok(gb and all(right(g) for g in gb), "growth %s busy, or between two classes one of which is %s, never "
+       "another class (%s)" % (want, want, gb))
 for label, d in (("idle", ti), ("busy", tb)):
     errors = [k for k in d if d[k]["verdict"] == "judge-error"]
     ok(not errors, "no judge-error %s%s" % (label, "" if not errors else ": " + str(errors[:3])))
