@@ -20,7 +20,8 @@ cd "$(dirname "$0")/../.."
 ROOT=$REPO
 
 if [ -z "${BATCH_TEST_IN_NS:-}" ]; then
-	in_pid_namespace BATCH_TEST_IN_NS "$0" "$@"
+	# its own cgroups: the graders it SIGKILLs (section 3) leave their units behind, removed with them
+	in_pid_namespace_own_cgroups BATCH_TEST_IN_NS "$0" "$@"
 	echo "note: no PID namespace available (needs root): the hostile submission is left out"
 	BATCH_HOSTILE=0
 fi
