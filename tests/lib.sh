@@ -99,12 +99,17 @@ seed_cache() { # seed_cache DIR
 	cp -R "$TEST_SEED_CACHE"/. "$1"/
 }
 
+# lib_first_start VAR: true (and VAR marks the second start) when VAR is unset and a PID namespace can
+# be made here (root)
+lib_first_start() {
+	eval "[ -z \"\${$1:-}\" ]" || return 1
+	[ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null || return 1
+	export "$1=1"
+}
+
 in_pid_namespace() { # in_pid_namespace VAR "$0" "$@"
-	lib_var=$1
+	lib_first_start "$1" || return 0
 	shift
-	eval "[ -z \"\${$lib_var:-}\" ]" || return 0
-	[ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null || return 0
-	export "$lib_var=1"
 	exec unshare --pid --fork --mount-proc "$@"
 }
 
@@ -113,11 +118,8 @@ in_pid_namespace() { # in_pid_namespace VAR "$0" "$@"
 # own, which is emptied and removed when the namespace is gone - never another suite's (make test runs
 # two lanes side by side).  Exits with the suite's status, 1 when a cgroup could not be removed.
 in_pid_namespace_own_cgroups() { # in_pid_namespace_own_cgroups VAR "$0" "$@"
-	lib_var=$1
+	lib_first_start "$1" || return 0
 	shift
-	eval "[ -z \"\${$lib_var:-}\" ]" || return 0
-	[ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null || return 0
-	export "$lib_var=1"
 	lib_cgroups=
 	for lib_ctrl in pids memory cpuacct freezer; do
 		lib_path=$(awk -F: -v c="$lib_ctrl" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3 }' \
