@@ -43,6 +43,15 @@
 #define GR_BOUNDS_WRITE 0x10000u     /* in GR_MAGIC_BOUNDS's syscall_nr: the access was a write */
 #define GR_MAGIC_SIGNAL 0x4c464c53u  /* "SLFL": a trapped kill/tgkill the test aimed at itself (value: the signal) */
 
+/*
+ * The zygote's own fork passes this as clone's parent_tid argument, which
+ * the kernel reads only with CLONE_PARENT_SETTID (never set here).  The
+ * Python zygote's filter lets clone through with it only: glibc's fork(),
+ * and so os.fork() from a module's top-level code, passes NULL there, and
+ * Python code cannot make a raw system call (filter.c add_process_rules).
+ */
+#define GR_CLONE_TOKEN 0x4e4f4c43u /* "CLON" */
+
 /* Stands for "this process's pid" in seccomp programs; patched at install. */
 #define GR_PID_PLACEHOLDER 0x7ffffff1u
 #define GR_CASE_FILTER_MAX 512u /* bytes of the case child's program (filter.c's difference: ~30 instructions) */

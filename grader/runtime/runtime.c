@@ -52,6 +52,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -1360,14 +1361,37 @@ static int gr_read_request(struct gr_request *rq, unsigned char **payload)
  * handler: no lock can be held, so glibc's fork() locking and unlocking
  * of malloc, stdio and the loader around the fork (pages written in both
  * processes: a copy-on-write fault each, every test) is not needed.
- * _Fork() is the plain system call that keeps the thread's own data right.
+ *
+ * The plain system call, as glibc's _Fork() makes it, with one argument
+ * more: GR_CLONE_TOKEN as parent_tid, which the kernel ignores without
+ * CLONE_PARENT_SETTID, and without which the Python zygote's filter
+ * refuses the fork (filter.c add_process_rules: a module's top-level code
+ * cannot fork).  As _Fork() does, the child's thread id is written where
+ * glibc keeps it (CLONE_CHILD_SETTID at the address glibc gave
+ * set_tid_address at start, which PR_GET_TID_ADDRESS reads back), so
+ * that glibc's mutexes and pthread calls in the child see its own id.
+ * Where the kernel cannot say that address, the child keeps the zygote's
+ * id there: raise() and abort() ask the kernel (gettid) and still signal
+ * the child itself.  Unlike _Fork(), no robust-mutex list is registered in
+ * the child: a case child has one thread and no robust mutex.
  */
 static pid_t gr_fork(void)
 {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-	return _Fork();
-#else
-	return fork();
+	static int probed;
+	static int *tid_address;
+	unsigned long flags = SIGCHLD;
+
+	if (!probed) {
+		probed = 1;
+		if (prctl(PR_GET_TID_ADDRESS, &tid_address, 0, 0, 0) < 0)
+			tid_address = NULL;
+	}
+	if (tid_address)
+		flags |= CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID;
+#if defined(__x86_64__)
+	return (pid_t)syscall(SYS_clone, flags, 0UL, (unsigned long)GR_CLONE_TOKEN, tid_address, 0UL);
+#else /* arm64 and the others that take (flags, stack, parent_tid, tls, child_tid) */
+	return (pid_t)syscall(SYS_clone, flags, 0UL, (unsigned long)GR_CLONE_TOKEN, 0UL, tid_address);
 #endif
 }
 

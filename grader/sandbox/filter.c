@@ -187,12 +187,25 @@ static int add_path_rules(scmp_filter_ctx ctx, enum filter_flavour flavour)
  * case child, nothing.  clone's flags are an unsigned long of which the
  * kernel reads the low 32 bits (lower_32_bits(clone_flags)); the mask has
  * no upper half, so those bits play no part here either.
+ *
+ * token: the fork must also carry GR_CLONE_TOKEN as its parent_tid (all 64
+ * bits), as the runtime's own does (runtime.c gr_fork).  The Python
+ * zygote's program has it: a module's top-level code runs in the zygote,
+ * and its os.fork() - were the audit hook ever bypassed - goes through
+ * glibc, which passes NULL there; Python code makes no raw system call.
+ * The C zygote's has not: C code before the tests could pass the token
+ * itself, so there the rule would promise nothing (its forks are counted
+ * and their helpers ended: docs/accounting.md).
  */
-static int add_process_rules(scmp_filter_ctx ctx, bool zygote)
+static int add_process_rules(scmp_filter_ctx ctx, bool zygote, bool token)
 {
-	if (zygote && seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1,
-				       SCMP_A0(SCMP_CMP_MASKED_EQ,
-					       CLONE_NEW_FLAGS | CLONE_THREAD | CLONE_VM | CLONE_PARENT, 0)) < 0)
+	struct scmp_arg_cmp no_new_process_kind = SCMP_A0(SCMP_CMP_MASKED_EQ,
+							   CLONE_NEW_FLAGS | CLONE_THREAD | CLONE_VM | CLONE_PARENT, 0);
+	struct scmp_arg_cmp runtime_token = SCMP_A2(SCMP_CMP_EQ, GR_CLONE_TOKEN);
+
+	if (zygote && (token ? seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 2, no_new_process_kind,
+						runtime_token)
+			     : seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, no_new_process_kind)) < 0)
 		return -1;
 	/* glibc tries clone3 first and falls back to clone on ENOSYS */
 	return seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
@@ -333,7 +346,7 @@ static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zy
 	if (!ctx)
 		return -1;
 	if ((zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
-	    add_process_rules(ctx, zygote) < 0 || add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
+	    add_process_rules(ctx, zygote, zygote && flavour == FILTER_PYTHON) < 0 || add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
 	    add_signal_rules(ctx, zygote && sandbox_probe()->namespaces) < 0) {
 		strbuf_addstr(err, "cannot build the seccomp filter");
 		goto cleanup;
@@ -425,7 +438,7 @@ static int build_outer(struct strbuf *out, bool signals_anywhere, struct strbuf 
 		return -1;
 	if (add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0 ||
 	    add_rules(ctx, loader_allowed, sizeof(loader_allowed) / sizeof(loader_allowed[0])) < 0 ||
-	    add_process_rules(ctx, true) < 0 ||
+	    add_process_rules(ctx, true, false) < 0 ||
 	    add_outer_memory_rules(ctx) < 0 || add_outer_fcntl_rules(ctx) < 0 ||
 	    add_sigaction_rules(ctx, true) < 0 || add_prctl_rules(ctx) < 0 ||
 	    seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, ARG_INT_EQ(0, 0)) < 0 ||

@@ -204,7 +204,8 @@ struct answer {
  * FORKED_NO_NS: load the zygote's program, fork, and in the new process the
  * case program (returns there); this process dies as that one did, of the
  * same signal (sent to itself, which the zygote's program allows) or with
- * its exit code.
+ * its exit code.  It forks as the runtime does, with GR_CLONE_TOKEN (the
+ * Python zygote's program traps any other fork: test_clone_flags).
  */
 static void load_forked(enum filter_flavour flavour)
 {
@@ -216,7 +217,7 @@ static void load_forked(enum filter_flavour flavour)
 	build(flavour, FORKED_NO_NS, &progs);
 	memcpy(&len, progs.buf, sizeof(len));
 	install(progs.buf);
-	pid = fork();
+	pid = (pid_t)syscall(SYS_clone, (unsigned long)SIGCHLD, 0UL, (unsigned long)GR_CLONE_TOKEN, 0UL, 0UL);
 	if (pid == 0) {
 		install(progs.buf + sizeof(len) + len);
 		return;
@@ -463,6 +464,9 @@ static void test_newfstatat_path(void **state)
  * bits: the zygote may fork, but not into new namespaces, not a thread or
  * a process sharing its memory, not as a child of its own parent; a case
  * child may not at all.  clone3 says ENOSYS (glibc falls back to clone).
+ * The Python zygote only with the runtime's token as parent_tid
+ * (GR_CLONE_TOKEN, all 64 bits): glibc's fork() - os.fork() from a
+ * module's top-level code - passes NULL there and is trapped.
  */
 static void test_clone_flags(void **state)
 {
@@ -470,11 +474,25 @@ static void test_clone_flags(void **state)
 	(void)state;
 
 	EACH(flavours, fl) {
-		expect(fl, ZYGOTE, ALLOWED, 0, "fork", SYS_clone, SIGCHLD, 0, 0, 0, 0);
-		expect(fl, ZYGOTE, ALLOWED, 0, "fork as glibc does it", SYS_clone,
+		/* what the C zygote allows with or without the token, the Python one without it traps */
+		enum outcome plain = fl == FILTER_PYTHON ? TRAPPED : ALLOWED;
+		unsigned long token = GR_CLONE_TOKEN;
+		expect(fl, ZYGOTE, plain, 0, "fork", SYS_clone, SIGCHLD, 0, 0, 0, 0);
+		expect(fl, ZYGOTE, plain, 0, "fork as glibc does it", SYS_clone,
 		       CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD, 0, 0, &st, 0);
-		expect(fl, ZYGOTE, ALLOWED, 0, "HIGH | SIGCHLD (a fork to the kernel)", SYS_clone, HIGH | SIGCHLD, 0,
+		expect(fl, ZYGOTE, plain, 0, "HIGH | SIGCHLD (a fork to the kernel)", SYS_clone, HIGH | SIGCHLD, 0,
 		       0, 0, 0);
+		expect(fl, ZYGOTE, ALLOWED, 0, "fork with the token, as the runtime does it", SYS_clone,
+		       CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID | SIGCHLD, 0, token, &st, 0);
+		expect(fl, ZYGOTE, ALLOWED, 0, "HIGH | SIGCHLD with the token", SYS_clone, HIGH | SIGCHLD, 0, token,
+		       0, 0);
+		expect(fl, ZYGOTE, plain, 0, "the token with high bits (a different pointer to the kernel)", SYS_clone,
+		       SIGCHLD, 0, HIGH | token, 0, 0);
+		expect(fl, ZYGOTE, plain, 0, "the token in child_tid's place", SYS_clone, SIGCHLD, 0, 0, token, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_NEWUSER with the token", SYS_clone, CLONE_NEWUSER | SIGCHLD, 0,
+		       token, 0, 0);
+		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_THREAD with the token", SYS_clone,
+		       CLONE_THREAD | CLONE_SIGHAND | CLONE_VM | CLONE_VFORK, 0, token, 0, 0);
 		expect(fl, ZYGOTE, TRAPPED, 0, "CLONE_NEWUSER", SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
 		expect(fl, ZYGOTE, TRAPPED, 0, "HIGH | CLONE_NEWUSER", SYS_clone, HIGH | CLONE_NEWUSER | SIGCHLD, 0,
 		       0, 0, 0);
