@@ -181,11 +181,21 @@ check "summary.html: late, penalty and final columns (late: 30 h, 20 %, 10.4)" s
 check "--resume without a policy takes the block out of the feedback" sh -c \
 	"! grep -q 'Deadline and late work' '$T/out-canvas/feedback/hopper_103.txt' '$T/out-canvas/feedback/hopper_103.md' && \
 	 head -1 '$T/out-canvas/feedback/hopper_103.txt' | grep -q '^Grading '"
-"$GRADER" batch "$T/in/folders" -o "$T/out-ko" $SMALL --policy "$POLICY" --lang ko -j 2 >/dev/null 2>"$T/ko.err"
+# the folders class and a .rar the grader does not unpack: a student not graded (times kept: -p)
+cp -Rp "$T/in/folders" "$T/in/folders-ko" && printf 'Rar!' >"$T/in/folders-ko/bob.rar" &&
+	touch -d 2026-11-20T12:00:00+01:00 "$T/in/folders-ko/bob.rar"
+"$GRADER" batch "$T/in/folders-ko" -o "$T/out-ko" $SMALL --policy "$POLICY" --lang ko -j 2 >/dev/null 2>"$T/ko.err"
 check "--lang ko: the block in Korean (zoe after late_until, yan on time)" sh -c \
 	"head -1 '$T/out-ko/feedback/zoe.txt' | grep -qx '== 마감과 지각 제출 ==' && \
 	 grep -qx '지각 감점: 100%, 최종 점수는 0점입니다.' '$T/out-ko/feedback/zoe.txt' && \
 	 grep -qx '기한 안에 제출했습니다 (마감 2026-11-20T23:59:00+01:00).' '$T/out-ko/feedback/yan.txt'"
+check "--lang ko: a student not graded is told so, and why, in Korean (feedback/bob.txt and .md)" sh -c \
+	"grep -qxF \"제출물 'bob.rar'은(는) 채점되지 않았습니다.\" '$T/out-ko/feedback/bob.txt' && \
+	 grep -qF \"이유: 'bob.rar' is an archive the grader does not unpack\" '$T/out-ko/feedback/bob.txt' && \
+	 grep -qx '이 부분을 고쳐 다시 제출하거나 담당 교수자에게 문의하세요.' '$T/out-ko/feedback/bob.txt' && \
+	 grep -qx '## 채점되지 않음' '$T/out-ko/feedback/bob.md' && \
+	 grep -qF '제출물 <code>bob.rar</code>은(는) 채점되지 않았습니다.' '$T/out-ko/feedback/bob.md' && \
+	 grep -qF '**이유:** ' '$T/out-ko/feedback/bob.md'"
 
 # shards merged == one run; shards under different policies are refused
 "$GRADER" batch "$T/in/git" -o "$T/s1" $SMALL --policy "$POLICY" --shard 1/2 -j 1 >/dev/null 2>&1
