@@ -68,6 +68,13 @@ g=$(first_line '^grader: \[1/' "$T/git.err")
 check "an extension for an id not in the class is a warning before grading (line ${w:-none} < ${g:-none})" \
 	[ "${w:-9999}" -lt "${g:-0}" ]
 check "no such warning where the id is there (canvas)" sh -c "! grep -q 'not in the class' '$T/canvas.err'"
+# the git students with nothing to grade are known before grading: warned then, as a .rar is, and counted
+for id in toolate broken hang; do
+	w=$(first_line "^grader: warning: '$id' will not be graded: " "$T/git.err")
+	check "git: '$id' will not be graded, said before grading (line ${w:-none} < ${g:-none})" [ "${w:-9999}" -lt "${g:-0}" ]
+done
+check "git: the last line counts those warnings (4: three students and the extension)" \
+	grep -q "^grader: .* graded (3 rows with status 'error: ...'; 4 warnings about the class's entries above)" "$T/git.err"
 
 # every row, worked out by hand from make-late.py's times and the policy
 # (deadline 2026-11-20T23:59+01:00, late_until 2026-11-23T23:59+01:00, 10 % per started day, cap 30 %)
