@@ -184,6 +184,15 @@ check "feedback after --resume under another policy: priced again, one block (3 
 check "summary.html: late, penalty and final columns (late: 30 h, 20 %, 10.4)" sh -c \
 	"grep -qF '<th class=\"n\">Total</th><th class=\"n\">Late (h)</th><th class=\"n\">Penalty (%)</th><th class=\"n\">Final</th>' '$T/out-git/summary.html' && \
 	 grep -qF '>late</a></td><td class=\"n\" data-v=\"5.000000\">5</td><td class=\"n\" data-v=\"8.000000\">8</td><td class=\"n\" data-v=\"13.000000\">13</td><td class=\"n\" data-v=\"30.000000\">30</td><td class=\"n\" data-v=\"20.000000\">20</td><td class=\"n\" data-v=\"10.400000\">10.4</td>' '$T/out-git/summary.html'"
+# per started hour, and a cap that bites: 1 % an hour, at most 40 % (worked out by hand from make-late.py's times)
+sed -e 's/per: day/per: hour/' -e 's/percent: 10/percent: 1/' -e 's/cap: 30/cap: 40/' "$POLICY" >"$T/policy-hour.yaml"
+"$GRADER" batch "$T/in/canvas" -o "$T/out-canvas" $SMALL --policy "$T/policy-hour.yaml" --resume -j 2 >/dev/null 2>"$T/resume-hour.err"
+check "per: hour and a cap: hopper 50 h x 1 % = 50 %, capped at 40 %: 7.8; turing 1 h charged: 12.87; lovelace 2 h: 12.74" sh -c \
+	"grep -q '^hopper_103,5,8,13,13,50,40,7.8,.*50 hours x 1% = 50%, capped at 40%' '$T/out-canvas/grades.csv' && \
+	 grep -q '^turingalan_104,5,8,13,13,1,1,12.87,' '$T/out-canvas/grades.csv' && \
+	 grep -q '^lovelaceada_101,[^,]*,[^,]*,13,13,2,2,12.74,' '$T/out-canvas/grades.csv' && \
+	 grep -q '^knuthdonald_105,5,8,13,13,84.02,100,0,' '$T/out-canvas/grades.csv' && \
+	 grep -qx 'Late penalty: 40% (50 started hours x 1%, at most 40%).' '$T/out-canvas/feedback/hopper_103.txt'"
 "$GRADER" batch "$T/in/canvas" -o "$T/out-canvas" $SMALL --resume -j 2 >/dev/null 2>"$T/resume-nopolicy.err"
 check "--resume without a policy takes the block out of the feedback" sh -c \
 	"! grep -q 'Deadline and late work' '$T/out-canvas/feedback/hopper_103.txt' '$T/out-canvas/feedback/hopper_103.md' && \
