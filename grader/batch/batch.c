@@ -223,9 +223,11 @@ static void fill_manifest(struct run *r, const char *key, const char *ckey, int 
 
 /*
  * --policy: when each student of this shard handed in (batch_time.h), into the manifest; a git repository is
- * graded at the commit this chooses, so it runs before the fingerprints.  The rows' notes go to notes.
+ * graded at the commit this chooses, so it runs before the fingerprints.  A student it leaves with nothing to
+ * grade (a repository git cannot read, no commit before late_until) is said in notes, before grading as every
+ * other student who will not be graded (class_collect).
  */
-static void find_times(struct run *r)
+static void find_times(struct run *r, struct strbuf *notes)
 {
 	struct batch_manifest *m = &r->manifest;
 	if (!r->o->policy)
@@ -234,7 +236,10 @@ static void find_times(struct run *r)
 	late_policy_copy(m->policy, r->o->policy);
 	for (int i = 0; i < r->nstudents; i++) {
 		struct late_time t;
+		bool was_unusable = r->students[i].unusable != NULL;
 		batch_time_find(&r->students[i], r->layout, r->o->policy, &t);
+		if (!was_unusable && r->students[i].unusable)
+			strbuf_addf(notes, "'%s' will not be graded: %s\n", r->students[i].id, r->students[i].unusable);
 		manifest_add_late(m, r->students[i].id, &t);
 		late_time_release(&t);
 	}
@@ -656,7 +661,7 @@ static int open_run(struct run *r, struct batch_summary *out, struct strbuf *not
 		return -1;
 	/* the students' files are the instructor's view (batch_student.h): "show hidden" in the key */
 	class_problem_key(&r->engine, true, o->verbose, key);
-	find_times(r);
+	find_times(r, notes);
 	for (int i = 0; i < r->nstudents; i++)
 		student_fingerprint(&r->students[i], key);
 	fill_manifest(r, key, ckey, nall);

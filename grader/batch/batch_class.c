@@ -19,6 +19,7 @@
 #include "base/l10n.h"
 #include "base/text.h"
 #include "base/version.h"
+#include "problem/language.h"
 
 #define FINGERPRINT_READ_CAP (256ull << 20)  /* bytes of one submission hashed in full */
 #define MORE_THAN_ONE "more than one submission: "
@@ -58,6 +59,18 @@ static bool other_archive(const char *name, size_t *stem_len)
 	return false;
 }
 
+/* Is name a source file of a language the grader grades (carol.c, dave.py)?  *stem_len: the name without it. */
+static bool source_file(const char *name, size_t *stem_len)
+{
+	const struct language *l = language_of_file(name);
+	size_t len = strlen(name);
+
+	if (!l || len <= strlen(l->extension))
+		return false;
+	*stem_len = len - strlen(l->extension);
+	return true;
+}
+
 /* The id of an entry: its name without the archive's extension (any kind of archive). */
 static char *entry_id(const char *name)
 {
@@ -70,7 +83,8 @@ static char *entry_id(const char *name)
 /*
  * The folders layout: every folder and archive of dir is a student, and so
  * is every entry that was meant to be one but cannot be graded (an archive
- * of another kind, an entry that cannot be read): those get a row saying why.
+ * of another kind, a bare source file, an entry that cannot be read): those
+ * get a row saying why.
  */
 static int list_folders(const char *dir, const char *outdir, struct student **out, int *count, struct strbuf *notes,
 			struct strbuf *err)
@@ -81,7 +95,7 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 	bool have_out = stat(outdir, &out_st) == 0;
 	struct student *list = NULL;
 	size_t alloc = 0;
-	int n = 0;
+	int n = 0, bare = 0;
 
 	if (!d) {
 		strbuf_addf(err, "cannot read the submissions directory '%s': %s", dir, strerror(errno));
@@ -113,6 +127,14 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 			unusable = xasprintf("'%s' is an archive the grader does not unpack (it reads .zip, .tar.gz, .tgz "
 					     "and .tar): unpack it into a folder '%.*s' or pack it again as a .zip",
 					     name, (int)stem, name);
+		} else if (S_ISREG(st.st_mode) && source_file(name, &stem)) {
+			/* a student who handed in a bare p1.c: a row saying why, not a warning alone (issue 32) */
+			id = xstrndup(name, stem);
+			bare++;
+			unusable = xasprintf("'%s' is a single source file, not a folder or archive holding the problem "
+					     "files: move it into a folder '%.*s', under the file name its problem asks "
+					     "for",
+					     name, (int)stem, name);
 		} else {
 			strbuf_addf(notes, "ignoring '%s': not a folder, .zip or .tar.gz\n", path);
 		}
@@ -130,6 +152,12 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 		n++;
 	}
 	closedir(d);
+	if (bare && bare == n) {
+		/* only source files: one student's folder given as the class, not a class (the caller says so) */
+		for (int i = 0; i < n; i++)
+			student_release(&list[i]);
+		n = 0;
+	}
 	*out = list;
 	*count = n;
 	return 0;

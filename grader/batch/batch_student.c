@@ -57,28 +57,37 @@ static void md_inline(struct strbuf *sb, const char *s)
 static int write_fail_feedback(const struct batch_output *out, const struct student *s, const char *reason,
 			       bool retry, struct strbuf *err)
 {
-	static const char *const grader_side = "the grader could not finish grading it; this is not a fault of your "
-					       "submission, and it will be graded again";
-	static const char *const resubmit = "Correct this and hand it in again, or ask your instructor.";
-	const char *why = retry ? grader_side : reason;
-	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT;
+	static const char *const grader_side = N_("the grader could not finish grading it; this is not a fault of "
+						  "your submission, and it will be graded again");
+	static const char *const resubmit = N_("Correct this and hand it in again, or ask your instructor.");
+	struct strbuf txt = STRBUF_INIT, md = STRBUF_INIT, name = STRBUF_INIT, why = STRBUF_INIT;
 	char *tpath = feedback_file(out, s->id, "txt"), *mpath = feedback_file(out, s->id, "md");
 	int ret = 0;
 
-	strbuf_addstr(&txt, "Your submission '");
-	text_clean(&txt, s->name, 0);
-	strbuf_addstr(&txt, "' was not graded.\n\nWhy: ");
-	text_clean(&txt, why, 0);
+	/* the student's language, as their graded feedback (the reason itself is the grader's English) */
+	l10n_begin();
+	text_clean(&name, s->name, 0);
+	text_clean(&why, retry ? _(grader_side) : reason, 0);
+	strbuf_addf(&txt, _("Your submission '%s' was not graded."), name.buf);
+	strbuf_addstr(&txt, "\n\n");
+	strbuf_addf(&txt, _("Why: %s"), why.buf);
 	strbuf_addch(&txt, '\n');
 	if (!retry)
-		strbuf_addf(&txt, "\n%s\n", resubmit);
-	strbuf_addstr(&md, "## Not graded\n\nYour submission <code>");
-	md_inline(&md, s->name);
-	strbuf_addstr(&md, "</code> was not graded.\n\n**Why:** ");
-	md_inline(&md, why);
-	strbuf_addch(&md, '\n');
+		strbuf_addf(&txt, "\n%s\n", _(resubmit));
+	strbuf_reset(&name);
+	strbuf_addstr(&name, "<code>");
+	md_inline(&name, s->name);
+	strbuf_addstr(&name, "</code>");
+	strbuf_reset(&why);
+	md_inline(&why, retry ? _(grader_side) : reason);
+	strbuf_addf(&md, "## %s\n\n", _("Not graded"));
+	strbuf_addf(&md, _("Your submission %s was not graded."), name.buf);
+	strbuf_addf(&md, "\n\n**%s** %s\n", _("Why:"), why.buf);
 	if (!retry)
-		strbuf_addf(&md, "\n%s\n", resubmit);
+		strbuf_addf(&md, "\n%s\n", _(resubmit));
+	l10n_end();
+	strbuf_release(&name);
+	strbuf_release(&why);
 	if (write_file_atomic(tpath, txt.buf, txt.len) < 0 || write_file_atomic(mpath, md.buf, md.len) < 0) {
 		strbuf_addf(err, "cannot write the feedback in '%s/" BATCH_FEEDBACK_DIR "': %s", out->outdir,
 			    strerror(errno));

@@ -4,8 +4,9 @@
  * directory holds names that are not UTF-8 (Latin-1, as old zip tools write
  * them), control characters, a literal backslash, a bidirectional override,
  * an archive the grader does not unpack, a dangling link and a Latin-1
- * archive whose escaped id is a literal folder's name; the ids, reasons and
- * notes expected are written out by hand.
+ * archive whose escaped id is a literal folder's name, bare source files
+ * (carol.c: a row; only source files: one student's folder, not a class);
+ * the ids, reasons and notes expected are written out by hand.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -64,6 +65,10 @@ static int setup(void **state)
 	make_file(f->dir, "\xe9mile.zip");           /* ... and émile.zip in Latin-1: one id */
 	make_file(f->dir, "bob.rar");
 	make_file(f->dir, "notes.txt");
+	make_file(f->dir, "carol.c");                /* a bare source file: a student all the same */
+	make_file(f->dir, "Dave.PY");
+	make_dir(f->dir, "erin");                    /* erin/ and erin.c: two submissions */
+	make_file(f->dir, "erin.c");
 	{
 		char *link = xasprintf("%s/dangling", f->dir);
 		assert_int_equal(symlink("/nonexistent/nowhere", link), 0);
@@ -98,13 +103,13 @@ static void test_every_entry_has_a_row(void **state)
 	struct student *s = NULL;
 	int n = 0;
 	/* sorted by id, byte order */
-	static const char *const ids[] = { "\\u202eevil", "\\xe9l\\xe8ve", "\\xe9mile", "a\\\\b\\xff", "alice",
-					   "back\\slash", "bob", "dangling", "tab\\x09name" };
+	static const char *const ids[] = { "Dave", "\\u202eevil", "\\xe9l\\xe8ve", "\\xe9mile", "a\\\\b\\xff",
+					   "alice", "back\\slash", "bob", "carol", "dangling", "erin", "tab\\x09name" };
 	const struct student *x;
 
 	assert_int_equal(class_collect(f->dir, &o, &layout, &s, &n, &notes, &err), 0);
 	assert_int_equal(layout, LMS_FOLDERS);
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 12);
 	for (int i = 0; i < n; i++)
 		assert_string_equal(s[i].id, ids[i]);
 
@@ -123,6 +128,11 @@ static void test_every_entry_has_a_row(void **state)
 	assert_string_equal(find(s, n, "bob")->unusable,
 			    "'bob.rar' is an archive the grader does not unpack (it reads .zip, .tar.gz, .tgz and .tar): "
 			    "unpack it into a folder 'bob' or pack it again as a .zip");
+	assert_string_equal(find(s, n, "carol")->unusable,
+			    "'carol.c' is a single source file, not a folder or archive holding the problem files: move it "
+			    "into a folder 'carol', under the file name its problem asks for");
+	assert_non_null(find(s, n, "Dave")->unusable);
+	assert_string_equal(find(s, n, "erin")->unusable, "more than one submission: 'erin', 'erin.c'");
 	assert_string_equal(find(s, n, "dangling")->unusable, "cannot read 'dangling': No such file or directory");
 
 	/* the notes: the Latin-1 reading, the escaped ids, the rows not graded; no raw byte */
@@ -133,8 +143,34 @@ static void test_every_entry_has_a_row(void **state)
 	assert_non_null(strstr(notes.buf, "notes.txt': not a folder, .zip or .tar.gz"));
 	assert_non_null(strstr(notes.buf, "'bob' will not be graded: 'bob.rar' is an archive"));
 	assert_non_null(strstr(notes.buf, "'dangling' will not be graded: cannot read"));
+	assert_non_null(strstr(notes.buf, "'carol' will not be graded: 'carol.c' is a single source file"));
+	assert_null(strstr(notes.buf, "carol.c': not a folder"));
 	assert_null(strchr(notes.buf, '\xe9'));
 	class_release(s, n);
+	strbuf_release(&notes);
+	strbuf_release(&err);
+}
+
+/* Only source files: one student's folder given as the class by mistake, not a class of bare files. */
+static void test_one_students_files_are_no_class(void **state)
+{
+	char dir[64];
+	struct lms_options o = { LMS_FOLDERS, "/nonexistent/out", NULL };
+	struct strbuf notes = STRBUF_INIT, err = STRBUF_INIT;
+	enum lms_layout layout;
+	struct student *s = NULL;
+	int n = -1;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/test_batch_class.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	make_file(dir, "p1.c");
+	make_file(dir, "p2.py");
+	assert_int_equal(class_collect(dir, &o, &layout, &s, &n, &notes, &err), -1);
+	assert_non_null(strstr(err.buf, "no student found in '"));
+	assert_non_null(strstr(err.buf, "it holds 'p1.c', 'p2.py'"));
+	assert_null(strstr(notes.buf, "will not be graded"));
+	remove_tree(dir);
 	strbuf_release(&notes);
 	strbuf_release(&err);
 }
@@ -143,6 +179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_entry_has_a_row, setup, teardown),
+		cmocka_unit_test(test_one_students_files_are_no_class),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,13 @@ g=$(first_line '^grader: \[1/' "$T/git.err")
 check "an extension for an id not in the class is a warning before grading (line ${w:-none} < ${g:-none})" \
 	[ "${w:-9999}" -lt "${g:-0}" ]
 check "no such warning where the id is there (canvas)" sh -c "! grep -q 'not in the class' '$T/canvas.err'"
+# the git students with nothing to grade are known before grading: warned then, as a .rar is, and counted
+for id in toolate broken hang; do
+	w=$(first_line "^grader: warning: '$id' will not be graded: " "$T/git.err")
+	check "git: '$id' will not be graded, said before grading (line ${w:-none} < ${g:-none})" [ "${w:-9999}" -lt "${g:-0}" ]
+done
+check "git: the last line counts those warnings (4: three students and the extension)" \
+	grep -q "^grader: .* graded (3 rows with status 'error: ...'; 4 warnings about the class's entries above)" "$T/git.err"
 
 # every row, worked out by hand from make-late.py's times and the policy
 # (deadline 2026-11-20T23:59+01:00, late_until 2026-11-23T23:59+01:00, 10 % per started day, cap 30 %)
@@ -177,15 +184,34 @@ check "feedback after --resume under another policy: priced again, one block (3 
 check "summary.html: late, penalty and final columns (late: 30 h, 20 %, 10.4)" sh -c \
 	"grep -qF '<th class=\"n\">Total</th><th class=\"n\">Late (h)</th><th class=\"n\">Penalty (%)</th><th class=\"n\">Final</th>' '$T/out-git/summary.html' && \
 	 grep -qF '>late</a></td><td class=\"n\" data-v=\"5.000000\">5</td><td class=\"n\" data-v=\"8.000000\">8</td><td class=\"n\" data-v=\"13.000000\">13</td><td class=\"n\" data-v=\"30.000000\">30</td><td class=\"n\" data-v=\"20.000000\">20</td><td class=\"n\" data-v=\"10.400000\">10.4</td>' '$T/out-git/summary.html'"
+# per started hour, and a cap that bites: 1 % an hour, at most 40 % (worked out by hand from make-late.py's times)
+sed -e 's/per: day/per: hour/' -e 's/percent: 10/percent: 1/' -e 's/cap: 30/cap: 40/' "$POLICY" >"$T/policy-hour.yaml"
+"$GRADER" batch "$T/in/canvas" -o "$T/out-canvas" $SMALL --policy "$T/policy-hour.yaml" --resume -j 2 >/dev/null 2>"$T/resume-hour.err"
+check "per: hour and a cap: hopper 50 h x 1 % = 50 %, capped at 40 %: 7.8; turing 1 h charged: 12.87; lovelace 2 h: 12.74" sh -c \
+	"grep -q '^hopper_103,5,8,13,13,50,40,7.8,.*50 hours x 1% = 50%, capped at 40%' '$T/out-canvas/grades.csv' && \
+	 grep -q '^turingalan_104,5,8,13,13,1,1,12.87,' '$T/out-canvas/grades.csv' && \
+	 grep -q '^lovelaceada_101,[^,]*,[^,]*,13,13,2,2,12.74,' '$T/out-canvas/grades.csv' && \
+	 grep -q '^knuthdonald_105,5,8,13,13,84.02,100,0,' '$T/out-canvas/grades.csv' && \
+	 grep -qx 'Late penalty: 40% (50 started hours x 1%, at most 40%).' '$T/out-canvas/feedback/hopper_103.txt'"
 "$GRADER" batch "$T/in/canvas" -o "$T/out-canvas" $SMALL --resume -j 2 >/dev/null 2>"$T/resume-nopolicy.err"
 check "--resume without a policy takes the block out of the feedback" sh -c \
 	"! grep -q 'Deadline and late work' '$T/out-canvas/feedback/hopper_103.txt' '$T/out-canvas/feedback/hopper_103.md' && \
 	 head -1 '$T/out-canvas/feedback/hopper_103.txt' | grep -q '^Grading '"
-"$GRADER" batch "$T/in/folders" -o "$T/out-ko" $SMALL --policy "$POLICY" --lang ko -j 2 >/dev/null 2>"$T/ko.err"
+# the folders class and a .rar the grader does not unpack: a student not graded (times kept: -p)
+cp -Rp "$T/in/folders" "$T/in/folders-ko" && printf 'Rar!' >"$T/in/folders-ko/bob.rar" &&
+	touch -d 2026-11-20T12:00:00+01:00 "$T/in/folders-ko/bob.rar"
+"$GRADER" batch "$T/in/folders-ko" -o "$T/out-ko" $SMALL --policy "$POLICY" --lang ko -j 2 >/dev/null 2>"$T/ko.err"
 check "--lang ko: the block in Korean (zoe after late_until, yan on time)" sh -c \
 	"head -1 '$T/out-ko/feedback/zoe.txt' | grep -qx '== 마감과 지각 제출 ==' && \
 	 grep -qx '지각 감점: 100%, 최종 점수는 0점입니다.' '$T/out-ko/feedback/zoe.txt' && \
 	 grep -qx '기한 안에 제출했습니다 (마감 2026-11-20T23:59:00+01:00).' '$T/out-ko/feedback/yan.txt'"
+check "--lang ko: a student not graded is told so, and why, in Korean (feedback/bob.txt and .md)" sh -c \
+	"grep -qxF \"제출물 'bob.rar'은(는) 채점되지 않았습니다.\" '$T/out-ko/feedback/bob.txt' && \
+	 grep -qF \"이유: 'bob.rar' is an archive the grader does not unpack\" '$T/out-ko/feedback/bob.txt' && \
+	 grep -qx '이 부분을 고쳐 다시 제출하거나 담당 교수자에게 문의하세요.' '$T/out-ko/feedback/bob.txt' && \
+	 grep -qx '## 채점되지 않음' '$T/out-ko/feedback/bob.md' && \
+	 grep -qF '제출물 <code>bob.rar</code>은(는) 채점되지 않았습니다.' '$T/out-ko/feedback/bob.md' && \
+	 grep -qF '**이유:** ' '$T/out-ko/feedback/bob.md'"
 
 # shards merged == one run; shards under different policies are refused
 "$GRADER" batch "$T/in/git" -o "$T/s1" $SMALL --policy "$POLICY" --shard 1/2 -j 1 >/dev/null 2>&1
