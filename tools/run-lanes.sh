@@ -96,22 +96,23 @@ if [ "${LANES:-3}" -ge 3 ]; then
 	echo "== lane 3: tools/run-suites.sh, the suites neither other lane has started (its output follows: $log3)"
 fi
 
+# join_lane PID LOG "WHAT": wait for a lane, print its log, fail the run (rc) unless it ended green
+join_lane() {
+	wait "$1"
+	echo "== $3"
+	cat "$2"
+	[ "$(cat "$2.rc" 2>/dev/null)" = 0 ] || rc=1
+	rm -f "$2.rc"
+}
+
 rc=0
 tools/run-suites.sh || rc=1
 if [ -n "$lane3" ]; then
-	wait "$lane3"
+	join_lane "$lane3" "$log3" "lane 3: tools/run-suites.sh, the suites neither other lane had started"
 	lane3=
-	echo "== lane 3: tools/run-suites.sh, the suites neither other lane had started"
-	cat "$log3"
-	[ "$(cat "$log3.rc" 2>/dev/null)" = 0 ] || rc=1
-	rm -f "$log3.rc"
 fi
-wait "$lane2"
+join_lane "$lane2" "$log" "lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh, then the suites lane 1 had not started"
 lane2=
-echo "== lane 2: ${LANE2_FIRST:+$LANE2_FIRST, then }tools/run-unprivileged.sh, then the suites lane 1 had not started"
-cat "$log"
-[ "$(cat "$log.rc" 2>/dev/null)" = 0 ] || rc=1
-rm -f "$log.rc"
 tools/suite-times.sh "$times"
 echo "all lanes: $(($(date +%s) - started)) s wall-clock ($(( ($(date +%s) - started) / 60 )) min)"
 exit $rc
