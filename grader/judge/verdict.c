@@ -147,8 +147,13 @@ static void add_about(struct strbuf *sb, long long n)
 {
 	if (n >= 10000000)
 		strbuf_addf(sb, _("about %lld million"), (n + 500000) / 1000000);
-	else if (n >= 1000000)
-		strbuf_addf(sb, _("about %.1f million"), (double)n / 1e6);
+	else if (n >= 1000000) {
+		/* whole millions and tenths as two numbers, not one %.1f: a language that counts in other
+		 * units can place them (Korean "about 2.4 million" is 약 240만, not 약 2.4백만) */
+		long long tenths = (n + 50000) / 100000;
+		/* TRANSLATORS: "about 2.4 million": the whole millions, then the tenths (Korean: 약 %lld%lld0만) */
+		strbuf_addf(sb, _("about %lld.%lld million"), tenths / 10, tenths % 10);
+	}
 	else if (n >= 10000)
 		strbuf_addf(sb, _("about %lld,000"), (n + 500) / 1000);
 	else if (n >= 1000)

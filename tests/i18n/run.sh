@@ -19,6 +19,8 @@
 # (Hangul is two columns: Python's unicodedata, not the grader's table) and
 # hints wrap at 78 columns, filled greedily; problem files' hint_ko and
 # hints: {en, ko} reach Korean reports and English ones keep `hint`; the
+# depth of a stack overflow (tests/fixtures/stack-overflow's p1) is counted
+# as Korean counts it ("약 240만", not "2.4백만"); the
 # catalogue is found beside a copied binary as `make install` lays it out
 # (bin/../share/locale); --lang takes only en and ko; tools/po-check.sh
 # passes on the tree and fails, naming it, on a new string with no Korean
@@ -116,7 +118,7 @@ grade() {
 	shift
 	# shellcheck disable=SC2086
 	env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LOCPATH $g_env "$GRADER" --cache "$CACHE" --color never \
-		--problems "$PROBLEMS" --reference "$REPO/reference" -j 2 --no-growth \
+		--problems "${G_PROBLEMS:-$PROBLEMS}" --reference "$REPO/reference" -j 2 --no-growth \
 		--format "text:$TMP/$g_name.text" --format "markdown:$TMP/$g_name.md" \
 		--format "json:$TMP/$g_name.json" --format "junit:$TMP/$g_name.junit" --format "tap:$TMP/$g_name.tap" \
 		--format "gradescope:$TMP/$g_name.gradescope" --format "github:$TMP/$g_name.github" \
@@ -143,11 +145,18 @@ grade no-locale LANG=ko_KR.UTF-8 LOCPATH="$TMP/no-locales" -- "$WRONG"
 # shellcheck disable=SC2086
 grade ok-ko $KO -- --only p4 "$CORRECT"
 grade ok-en LANG=C -- --only p4 "$CORRECT"
+# p1 as shipped (problems/p1.yaml), a recursion without a base case: a depth in millions
+G_PROBLEMS=$REPO/problems
+# shellcheck disable=SC2086
+grade so-ko $KO -- --only p1 tests/fixtures/stack-overflow
+G_PROBLEMS=
 
 for n in c-en ko-locale cutf8-lang c-lang ko-en c-language no-locale; do
 	check "$n: wrong-answers exits 1 (got $(rc $n))" [ "$(rc $n)" = 1 ]
 	check "$n: no sanitizer report, no error" quiet $n
 done
+check "so-ko: stack-overflow exits 1 (got $(rc so-ko))" [ "$(rc so-ko)" = 1 ]
+check "so-ko: no sanitizer report, no error" quiet so-ko
 for n in ok-ko ok-en; do
 	check "$n: correct exits 0 (got $(rc $n))" [ "$(rc $n)" = 0 ]
 	check "$n: no sanitizer report, no error" quiet $n
@@ -310,6 +319,11 @@ check "hints: {en, ko}: the ko one in Korean" has "$TMP/ko-locale.md" "문제의
 check "hints: {en, ko}: the en one in English" has "$TMP/c-en.text" "Use the hint's recursion; the opponent"
 check "hint_ko does not reach the English report" hasnt "$TMP/c-en.text" "카드 값은"
 check "the instructor's JSON keeps the English hint" has "$TMP/ko-locale.json" "Card values may be negative or zero"
+# a depth of millions as Korean counts it (만: ten thousand), and the English figure unchanged in JSON
+check "a stack overflow's depth in Korean: '약 N0만 단계', not '백만'" \
+	sh -c 'grep -qE "재귀가 약 [0-9]+0만 단계까지" "$1" && ! grep -q "백만" "$1"' sh "$TMP/so-ko.text"
+check "the same depth in the JSON: 'about N.N million calls deep'" \
+	grep -qE "the recursion went about [0-9]+\.[0-9] million calls deep" "$TMP/so-ko.json"
 cat >"$TMP/bad-hints.yaml" <<'EOF'
 id: px
 title: x
