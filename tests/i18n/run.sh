@@ -18,9 +18,10 @@
 # the summary table and of a failure's block line up by display width
 # (Hangul is two columns: Python's unicodedata, not the grader's table) and
 # hints wrap at 78 columns, filled greedily; problem files' hint_ko and
-# hints: {en, ko} reach Korean reports and English ones keep `hint`; the
-# depth of a stack overflow (tests/fixtures/stack-overflow's p1) is counted
-# as Korean counts it ("약 240만", not "2.4백만"); the
+# hints: {en, ko} reach Korean reports and English ones keep `hint`, every
+# hint of problems/*.yaml has its Korean translation and p1's (as shipped,
+# graded with tests/fixtures/stack-overflow) are Korean in both reports, as
+# is the depth of its stack overflow ("약 240만", not "2.4백만"); the
 # catalogue is found beside a copied binary as `make install` lays it out
 # (bin/../share/locale); --lang takes only en and ko; tools/po-check.sh
 # passes on the tree and fails, naming it, on a new string with no Korean
@@ -145,7 +146,7 @@ grade no-locale LANG=ko_KR.UTF-8 LOCPATH="$TMP/no-locales" -- "$WRONG"
 # shellcheck disable=SC2086
 grade ok-ko $KO -- --only p4 "$CORRECT"
 grade ok-en LANG=C -- --only p4 "$CORRECT"
-# p1 as shipped (problems/p1.yaml), a recursion without a base case: a depth in millions
+# p1 as shipped (problems/p1.yaml, its hints), a recursion without a base case: a depth in millions
 G_PROBLEMS=$REPO/problems
 # shellcheck disable=SC2086
 grade so-ko $KO -- --only p1 tests/fixtures/stack-overflow
@@ -319,11 +320,38 @@ check "hints: {en, ko}: the ko one in Korean" has "$TMP/ko-locale.md" "문제의
 check "hints: {en, ko}: the en one in English" has "$TMP/c-en.text" "Use the hint's recursion; the opponent"
 check "hint_ko does not reach the English report" hasnt "$TMP/c-en.text" "카드 값은"
 check "the instructor's JSON keeps the English hint" has "$TMP/ko-locale.json" "Card values may be negative or zero"
+# every hint a Korean report shows is in Korean: the label's line of each hint carries Hangul (p1's
+# hints as shipped in problems/p1.yaml, p4's as the copy above has them)
+check "every hint of Korean text reports is in Korean (p1: $(grep -c '^  힌트(' "$TMP/so-ko.text") hints, p4: $(grep -c '^  힌트(' "$TMP/ko-locale.text"))" \
+	python3 -c 'import re, sys
+hints = [l for f in sys.argv[1:] for l in open(f, encoding="utf-8") if l.startswith("  힌트(")]
+bad = [l for l in hints if not re.search("[\uac00-\ud7a3]", l.split("): ", 1)[1])]
+print("".join(bad[:2]), end="", file=sys.stderr)
+sys.exit(len(hints) < 8 or bool(bad))' "$TMP/so-ko.text" "$TMP/ko-locale.text"
+check "Korean Markdown: p1's hints in Korean, not English ('Check the positions with few stones')" \
+	sh -c 'grep -q "힌트: 돌이 적은 상태를" "$1" && ! grep -q "Check the positions with few stones" "$1"' sh "$TMP/so-ko.md"
 # a depth of millions as Korean counts it (만: ten thousand), and the English figure unchanged in JSON
 check "a stack overflow's depth in Korean: '약 N0만 단계', not '백만'" \
 	sh -c 'grep -qE "재귀가 약 [0-9]+0만 단계까지" "$1" && ! grep -q "백만" "$1"' sh "$TMP/so-ko.text"
 check "the same depth in the JSON: 'about N.N million calls deep'" \
 	grep -qE "the recursion went about [0-9]+\.[0-9] million calls deep" "$TMP/so-ko.json"
+# the shipped problem files: every hint, also a language's override, has its Korean translation
+# (hint_ko: or hints: {en, ko}); an English-only hint would show in every Korean report
+check "problems/*.yaml: every group's hint (and every override's) has a Korean translation" \
+	python3 -c 'import glob, sys, yaml
+bad, n = [], 0
+for path in sorted(glob.glob("problems/*.yaml")):
+    d = yaml.safe_load(open(path, encoding="utf-8"))
+    groups = [(g.get("name"), g) for g in d.get("groups") or []]
+    for lang, ld in (d.get("languages") or {}).items():
+        groups += [(lang + ":" + name, g or {}) for name, g in ((ld or {}).get("groups") or {}).items()]
+    for name, g in groups:
+        if "hint" in g or "hints" in g:
+            n += 1
+            if not (g.get("hint_ko") or (g.get("hints") or {}).get("ko")):
+                bad.append(path + " " + str(name))
+print(" ".join(bad), file=sys.stderr)
+sys.exit(n < 20 or bool(bad))'
 cat >"$TMP/bad-hints.yaml" <<'EOF'
 id: px
 title: x
