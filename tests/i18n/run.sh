@@ -21,7 +21,9 @@
 # hints: {en, ko} reach Korean reports and English ones keep `hint`, every
 # hint of problems/*.yaml has its Korean translation and p1's (as shipped,
 # graded with tests/fixtures/stack-overflow) are Korean in both reports, as
-# is the depth of its stack overflow ("약 240만", not "2.4백만"); the
+# is the depth of its stack overflow ("약 240만", not "2.4백만"), and the
+# Python runtime's sentences in a traceback (py-import-error, py-recursion:
+# a refused import, frames left out) Korean in text and Markdown; the
 # Korean student guide quotes the stack overflow as the report words it; the
 # catalogue is found beside a copied binary as `make install` lays it out
 # (bin/../share/locale); --lang takes only en and ko; tools/po-check.sh
@@ -151,13 +153,16 @@ grade ok-en LANG=C -- --only p4 "$CORRECT"
 G_PROBLEMS=$REPO/problems
 # shellcheck disable=SC2086
 grade so-ko $KO -- --only p1 tests/fixtures/stack-overflow
+# the Python runtime's own sentences in a traceback: a refused import, frames left out
+grade pyimport-ko LANG=C.UTF-8 -- --lang ko --only p1 tests/fixtures/py-import-error
+grade pyrec-ko LANG=C.UTF-8 -- --lang ko --only p1 tests/fixtures/py-recursion
 G_PROBLEMS=
 
 for n in c-en ko-locale cutf8-lang c-lang ko-en c-language no-locale; do
 	check "$n: wrong-answers exits 1 (got $(rc $n))" [ "$(rc $n)" = 1 ]
 	check "$n: no sanitizer report, no error" quiet $n
 done
-for n in so-ko; do
+for n in so-ko pyimport-ko pyrec-ko; do
 	check "$n: exits 1 (got $(rc $n))" [ "$(rc $n)" = 1 ]
 	check "$n: no sanitizer report, no error" quiet $n
 done
@@ -345,6 +350,16 @@ report = open(sys.argv[2], encoding="utf-8").read()
 norm = lambda s: re.sub(r"[0-9][0-9.,]*", "N", s)
 print(quote.group(1) if quote else "no quote", file=sys.stderr)
 sys.exit(not quote or norm(quote.group(1)) not in norm(report))' student_template/README.ko.md "$TMP/so-ko.text"
+# grader/runtime/pyhost.c writes these in English inside the exception's text; verdict.c puts them in
+# the report's language (matched word for word: a change of wording in one needs the other)
+check "Python's refused import in Korean in text and Markdown, English in the JSON" \
+	sh -c 'grep -q "ImportError: 모듈 .stone_tables.은(는) 채점 중에 import할 수 없습니다" "$1" &&
+		grep -q "모듈 .stone[^ ]*tables.은(는) 채점 중에" "$2" && ! grep -q "cannot be imported while grading" "$1" "$2" &&
+		grep -q "module .stone_tables. cannot be imported while grading: only the standard library" "$3"' \
+	sh "$TMP/pyimport-ko.text" "$TMP/pyimport-ko.md" "$TMP/pyimport-ko.json"
+check "a traceback's left-out frames in Korean ('여러분 코드의 앞선 호출 N번 생략'), English in the JSON" \
+	sh -c 'grep -qE "^ +\.\.\. \(여러분 코드의 앞선 호출 [0-9]+번 생략\)$" "$1" && ! grep -q "earlier calls of your code" "$1" &&
+		grep -qE "[.]{3} \([0-9]+ earlier calls of your code\)" "$2"' sh "$TMP/pyrec-ko.text" "$TMP/pyrec-ko.json"
 check "the same depth in the JSON: 'about N.N million calls deep'" \
 	grep -qE "the recursion went about [0-9]+\.[0-9] million calls deep" "$TMP/so-ko.json"
 # the shipped problem files: every hint, also a language's override, has its Korean translation
