@@ -147,8 +147,13 @@ static void add_about(struct strbuf *sb, long long n)
 {
 	if (n >= 10000000)
 		strbuf_addf(sb, _("about %lld million"), (n + 500000) / 1000000);
-	else if (n >= 1000000)
-		strbuf_addf(sb, _("about %.1f million"), (double)n / 1e6);
+	else if (n >= 1000000) {
+		/* whole millions and tenths as two numbers, not one %.1f: a language that counts in other
+		 * units can place them (Korean "about 2.4 million" is 약 240만, not 약 2.4백만) */
+		long long tenths = (n + 50000) / 100000;
+		/* TRANSLATORS: "about 2.4 million": the whole millions, then the tenths (Korean: 약 %lld%lld0만) */
+		strbuf_addf(sb, _("about %lld.%lld million"), tenths / 10, tenths % 10);
+	}
 	else if (n >= 10000)
 		strbuf_addf(sb, _("about %lld,000"), (n + 500) / 1000);
 	else if (n >= 1000)
@@ -294,6 +299,69 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 		decide(j, V_RUN_ERROR, xasprintf(_("crashed with %s"), signal_words(sig)));
 }
 
+/*
+ * The Python runtime's own sentences inside an exception's text, in the report's language: the
+ * import it refused and the frames it left out of a traceback (grader/runtime/pyhost.c writes them
+ * in English: it runs in the sandbox, without the catalogue).  Matched here word for word, so a
+ * change of wording there needs one here (tests/i18n grades both cases in Korean).  The rest - the
+ * exception's type and Python's message, the student's frames - stays as it is.  Outside a
+ * translation, or when neither sentence is there: detail itself; else a remembered translation.
+ */
+#define RUNTIME_IMPORT_HEAD "' cannot be imported while grading: only the standard library modules loaded before the tests can ("
+#define RUNTIME_IMPORT_TAIL " and a few more; see the student guide)"
+#define RUNTIME_DROPPED_HEAD "\n  ... ("
+#define RUNTIME_DROPPED_TAIL " earlier calls of your code)"
+
+static const char *runtime_words(const char *detail)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = detail;
+	char *copy;
+
+	if (!l10n_speaking() || (!strstr(detail, RUNTIME_IMPORT_HEAD) && !strstr(detail, RUNTIME_DROPPED_TAIL)))
+		return detail;
+	while (*s) {
+		const char *head = strstr(s, RUNTIME_IMPORT_HEAD), *name = NULL, *tail = NULL;
+		const char *drop = strstr(s, RUNTIME_DROPPED_HEAD);
+		long dropped;
+		int used = 0;
+
+		/* "module 'NAME' cannot be imported ... (LIST and a few more; see the student guide)" */
+		if (head && (!drop || head < drop) && (tail = strstr(head, RUNTIME_IMPORT_TAIL))) {
+			for (const char *q = head; q - s >= 8 && !name; q--)
+				if (!strncmp(q - 8, "module '", 8))
+					name = q;
+		}
+		if (name) {
+			const char *list = head + strlen(RUNTIME_IMPORT_HEAD);
+			char *n = xstrndup(name, (size_t)(head - name)), *l = xstrndup(list, (size_t)(tail - list));
+			strbuf_add(&sb, s, (size_t)(name - 8 - s));
+			/* TRANSLATORS: the Python runtime refused an import: a module's name, then a list of modules */
+			strbuf_addf(&sb, _("module '%s' cannot be imported while grading: only the standard library modules "
+					   "loaded before the tests can (%s and a few more; see the student guide)"), n, l);
+			free(n);
+			free(l);
+			s = tail + strlen(RUNTIME_IMPORT_TAIL);
+		} else if (drop && sscanf(drop + strlen(RUNTIME_DROPPED_HEAD), "%ld%n", &dropped, &used) == 1 &&
+			   !strncmp(drop + strlen(RUNTIME_DROPPED_HEAD) + used, RUNTIME_DROPPED_TAIL,
+				    strlen(RUNTIME_DROPPED_TAIL))) {
+			strbuf_add(&sb, s, (size_t)(drop - s));
+			/* TRANSLATORS: a traceback's frames left out: "... (992 earlier calls of your code)" */
+			strbuf_addf(&sb, _("\n  ... (%ld earlier calls of your code)"), dropped);
+			s = drop + strlen(RUNTIME_DROPPED_HEAD) + used + strlen(RUNTIME_DROPPED_TAIL);
+		} else if (drop) { /* "\n  ... (" of something else: kept, and on after it */
+			strbuf_add(&sb, s, (size_t)(drop + 1 - s));
+			s = drop + 1;
+		} else {
+			strbuf_addstr(&sb, s);
+			break;
+		}
+	}
+	copy = xstrdup(detail);
+	free(l10n_remember(copy, strbuf_detach(&sb)));
+	return l10n_message(detail);
+}
+
 /* RecursionError: the same words as a C stack overflow, then Python's own. */
 static char *python_recursion_message(long long depth, const char *detail)
 {
@@ -305,7 +373,7 @@ static char *python_recursion_message(long long depth, const char *detail)
 	 * case is missing or the depth grows with the input, diagnose.c says from the other tests. */
 	strbuf_addf(&m, _(" calls deep, past Python's recursion limit (1,000 levels by default; a decorator such as "
 		    "functools.lru_cache adds a level of its own to each call, so then about 500 calls reach it)\n%s"),
-		    detail);
+		    runtime_words(detail));
 	return strbuf_detach(&m);
 }
 
@@ -364,7 +432,7 @@ static bool judge_value(struct judgement *j, const struct run_task *t, const str
 		return false;
 	case GR_VALUE_EXCEPTION:
 	default:
-		decide(j, V_RUN_ERROR, xstrdup(*detail ? detail : _("an exception")));
+		decide(j, V_RUN_ERROR, xstrdup(*detail ? runtime_words(detail) : _("an exception")));
 		return false;
 	}
 }
@@ -386,13 +454,14 @@ static void judge_load(struct judgement *j, const struct run_facts *f)
 		/* said by the runner after the submission's own code could run (a constructor, the module's
 		 * top level), which can write this record itself: never the grader's fault on its word.  A
 		 * runtime that really cannot start fails the reference's run too, which the grader reports. */
-		decide(j, V_RUN_ERROR, xasprintf(_("the program's runtime reported that it could not start: %s"), detail));
+		decide(j, V_RUN_ERROR, xasprintf(_("the program's runtime reported that it could not start: %s"),
+						 runtime_words(detail)));
 		break;
 	case GR_LOAD_EXCEPTION:
 	case GR_LOAD_OK:
 	default:
 		decide(j, V_RUN_ERROR, xasprintf(_("an exception while importing your module (in its top-level code), so "
-						 "no test could run:\n%s"), detail));
+						 "no test could run:\n%s"), runtime_words(detail)));
 		break;
 	}
 }

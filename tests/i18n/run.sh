@@ -18,7 +18,13 @@
 # the summary table and of a failure's block line up by display width
 # (Hangul is two columns: Python's unicodedata, not the grader's table) and
 # hints wrap at 78 columns, filled greedily; problem files' hint_ko and
-# hints: {en, ko} reach Korean reports and English ones keep `hint`; the
+# hints: {en, ko} reach Korean reports and English ones keep `hint`, every
+# hint of problems/*.yaml has its Korean translation and p1's (as shipped,
+# graded with tests/fixtures/stack-overflow) are Korean in both reports, as
+# is the depth of its stack overflow ("약 240만", not "2.4백만"), and the
+# Python runtime's sentences in a traceback (py-import-error, py-recursion:
+# a refused import, frames left out) Korean in text and Markdown; the
+# Korean student guide quotes the stack overflow as the report words it; the
 # catalogue is found beside a copied binary as `make install` lays it out
 # (bin/../share/locale); --lang takes only en and ko; tools/po-check.sh
 # passes on the tree and fails, naming it, on a new string with no Korean
@@ -116,7 +122,7 @@ grade() {
 	shift
 	# shellcheck disable=SC2086
 	env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LOCPATH $g_env "$GRADER" --cache "$CACHE" --color never \
-		--problems "$PROBLEMS" --reference "$REPO/reference" -j 2 --no-growth \
+		--problems "${G_PROBLEMS:-$PROBLEMS}" --reference "$REPO/reference" -j 2 --no-growth \
 		--format "text:$TMP/$g_name.text" --format "markdown:$TMP/$g_name.md" \
 		--format "json:$TMP/$g_name.json" --format "junit:$TMP/$g_name.junit" --format "tap:$TMP/$g_name.tap" \
 		--format "gradescope:$TMP/$g_name.gradescope" --format "github:$TMP/$g_name.github" \
@@ -143,9 +149,21 @@ grade no-locale LANG=ko_KR.UTF-8 LOCPATH="$TMP/no-locales" -- "$WRONG"
 # shellcheck disable=SC2086
 grade ok-ko $KO -- --only p4 "$CORRECT"
 grade ok-en LANG=C -- --only p4 "$CORRECT"
+# p1 as shipped (problems/p1.yaml, its hints), a recursion without a base case: a depth in millions
+G_PROBLEMS=$REPO/problems
+# shellcheck disable=SC2086
+grade so-ko $KO -- --only p1 tests/fixtures/stack-overflow
+# the Python runtime's own sentences in a traceback: a refused import, frames left out
+grade pyimport-ko LANG=C.UTF-8 -- --lang ko --only p1 tests/fixtures/py-import-error
+grade pyrec-ko LANG=C.UTF-8 -- --lang ko --only p1 tests/fixtures/py-recursion
+G_PROBLEMS=
 
 for n in c-en ko-locale cutf8-lang c-lang ko-en c-language no-locale; do
 	check "$n: wrong-answers exits 1 (got $(rc $n))" [ "$(rc $n)" = 1 ]
+	check "$n: no sanitizer report, no error" quiet $n
+done
+for n in so-ko pyimport-ko pyrec-ko; do
+	check "$n: exits 1 (got $(rc $n))" [ "$(rc $n)" = 1 ]
 	check "$n: no sanitizer report, no error" quiet $n
 done
 for n in ok-ko ok-en; do
@@ -310,6 +328,57 @@ check "hints: {en, ko}: the ko one in Korean" has "$TMP/ko-locale.md" "문제의
 check "hints: {en, ko}: the en one in English" has "$TMP/c-en.text" "Use the hint's recursion; the opponent"
 check "hint_ko does not reach the English report" hasnt "$TMP/c-en.text" "카드 값은"
 check "the instructor's JSON keeps the English hint" has "$TMP/ko-locale.json" "Card values may be negative or zero"
+# every hint a Korean report shows is in Korean: the label's line of each hint carries Hangul (p1's
+# hints as shipped in problems/p1.yaml, p4's as the copy above has them)
+check "every hint of Korean text reports is in Korean (p1: $(grep -c '^  힌트(' "$TMP/so-ko.text") hints, p4: $(grep -c '^  힌트(' "$TMP/ko-locale.text"))" \
+	python3 -c 'import re, sys
+hints = [l for f in sys.argv[1:] for l in open(f, encoding="utf-8") if l.startswith("  힌트(")]
+bad = [l for l in hints if not re.search("[\uac00-\ud7a3]", l.split("): ", 1)[1])]
+print("".join(bad[:2]), end="", file=sys.stderr)
+sys.exit(len(hints) < 8 or bool(bad))' "$TMP/so-ko.text" "$TMP/ko-locale.text"
+check "Korean Markdown: p1's hints in Korean, not English ('Check the positions with few stones')" \
+	sh -c 'grep -q "힌트: 돌이 적은 상태를" "$1" && ! grep -q "Check the positions with few stones" "$1"' sh "$TMP/so-ko.md"
+# a depth of millions as Korean counts it (만: ten thousand), and the English figure unchanged in JSON
+check "a stack overflow's depth in Korean: '약 N0만 단계', not '백만'" \
+	sh -c 'grep -qE "재귀가 약 [0-9]+0만 단계까지" "$1" && ! grep -q "백만" "$1"' sh "$TMP/so-ko.text"
+# the Korean student guide quotes that message as the grader words it (figures aside)
+check "student_template/README.ko.md quotes the stack overflow as the Korean report says it" \
+	python3 -c 'import re, sys
+guide = re.sub(r"\s*\n\s*", " ", open(sys.argv[1], encoding="utf-8").read())
+quote = re.search(r"`(런타임 에러: 스택 오버플로: [^`]*)`", guide)
+report = open(sys.argv[2], encoding="utf-8").read()
+norm = lambda s: re.sub(r"[0-9][0-9.,]*", "N", s)
+print(quote.group(1) if quote else "no quote", file=sys.stderr)
+sys.exit(not quote or norm(quote.group(1)) not in norm(report))' student_template/README.ko.md "$TMP/so-ko.text"
+# grader/runtime/pyhost.c writes these in English inside the exception's text; verdict.c puts them in
+# the report's language (matched word for word: a change of wording in one needs the other)
+check "Python's refused import in Korean in text and Markdown, English in the JSON" \
+	sh -c 'grep -q "ImportError: 모듈 .stone_tables.은(는) 채점 중에 import할 수 없습니다" "$1" &&
+		grep -q "모듈 .stone[^ ]*tables.은(는) 채점 중에" "$2" && ! grep -q "cannot be imported while grading" "$1" "$2" &&
+		grep -q "module .stone_tables. cannot be imported while grading: only the standard library" "$3"' \
+	sh "$TMP/pyimport-ko.text" "$TMP/pyimport-ko.md" "$TMP/pyimport-ko.json"
+check "a traceback's left-out frames in Korean ('여러분 코드의 앞선 호출 N번 생략'), English in the JSON" \
+	sh -c 'grep -qE "^ +\.\.\. \(여러분 코드의 앞선 호출 [0-9]+번 생략\)$" "$1" && ! grep -q "earlier calls of your code" "$1" &&
+		grep -qE "[.]{3} \([0-9]+ earlier calls of your code\)" "$2"' sh "$TMP/pyrec-ko.text" "$TMP/pyrec-ko.json"
+check "the same depth in the JSON: 'about N.N million calls deep'" \
+	grep -qE "the recursion went about [0-9]+\.[0-9] million calls deep" "$TMP/so-ko.json"
+# the shipped problem files: every hint, also a language's override, has its Korean translation
+# (hint_ko: or hints: {en, ko}); an English-only hint would show in every Korean report
+check "problems/*.yaml: every group's hint (and every override's) has a Korean translation" \
+	python3 -c 'import glob, sys, yaml
+bad, n = [], 0
+for path in sorted(glob.glob("problems/*.yaml")):
+    d = yaml.safe_load(open(path, encoding="utf-8"))
+    groups = [(g.get("name"), g) for g in d.get("groups") or []]
+    for lang, ld in (d.get("languages") or {}).items():
+        groups += [(lang + ":" + name, g or {}) for name, g in ((ld or {}).get("groups") or {}).items()]
+    for name, g in groups:
+        if "hint" in g or "hints" in g:
+            n += 1
+            if not (g.get("hint_ko") or (g.get("hints") or {}).get("ko")):
+                bad.append(path + " " + str(name))
+print(" ".join(bad), file=sys.stderr)
+sys.exit(n < 20 or bool(bad))'
 cat >"$TMP/bad-hints.yaml" <<'EOF'
 id: px
 title: x
