@@ -47,8 +47,9 @@
  * The zygote's own fork passes this as clone's parent_tid argument, which
  * the kernel reads only with CLONE_PARENT_SETTID (never set here).  The
  * Python zygote's filter lets clone through with it only: glibc's fork(),
- * and so os.fork() from a module's top-level code, passes NULL there, and
- * Python code cannot make a raw system call (filter.c add_process_rules).
+ * and so os.fork() from a module's top-level code, passes NULL there
+ * (filter.c add_process_rules).  Defence in depth, not a boundary: Python
+ * code that corrupts memory can make a raw call with the token.
  */
 #define GR_CLONE_TOKEN 0x4e4f4c43u /* "CLON" */
 

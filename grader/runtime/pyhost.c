@@ -79,6 +79,10 @@ static const char *const forbidden_events[] = {
 	"os.chdir", "os.chmod", "os.chown", "os.link", "os.symlink", "os.mkdir", "os.remove", "os.rename",
 	"os.rmdir", "os.truncate", "os.utime", "os.chroot", "os.startfile", "shutil.", "glob.", "pty.",
 	"urllib.", "http.client.", "ftplib.", "smtplib.", "webbrowser.", "mmap.", "fcntl.", "resource.",
+	/* a code object built by hand (types.CodeType, code.replace) can read and write past its constants:
+	 * raw memory, raw system calls, the runtime's own state (tests/hostile py-bytecode-*); no solution
+	 * needs one */
+	"code.__new__",
 	NULL,
 };
 

@@ -192,10 +192,13 @@ static int add_path_rules(scmp_filter_ctx ctx, enum filter_flavour flavour)
  * bits), as the runtime's own does (runtime.c gr_fork).  The Python
  * zygote's program has it: a module's top-level code runs in the zygote,
  * and its os.fork() - were the audit hook ever bypassed - goes through
- * glibc, which passes NULL there; Python code makes no raw system call.
- * The C zygote's has not: C code before the tests could pass the token
- * itself, so there the rule would promise nothing (its forks are counted
- * and their helpers ended: docs/accounting.md).
+ * glibc, which passes NULL there.  Defence in depth only: a red-team pass
+ * made a raw clone with the token from pure Python through a hand-built
+ * code object (which the hook now refuses, pyhost.c "code.__new__"); the
+ * boundary is the grader's count of the runner's processes, seen from
+ * outside.  The C zygote's has not: C code before the tests could pass the
+ * token itself, so there the rule would promise nothing (its forks are
+ * counted and their helpers ended: docs/accounting.md).
  */
 static int add_process_rules(scmp_filter_ctx ctx, bool zygote, bool token)
 {
