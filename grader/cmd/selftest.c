@@ -39,10 +39,19 @@ static int check_expected(const struct engine *e)
 	return bad;
 }
 
-/* Print the failing tests of a problem result (at most 5). */
-static void show_failures(const struct problem_result *pr, const char *what)
+/*
+ * Print the failing tests of a problem result (at most 5), graded from dir.
+ * A reference file missing from dir is the instructor's setup: one line
+ * saying so, not the per-test "no file in your submission" a student gets.
+ */
+static void show_failures(const struct problem_result *pr, const char *dir, const char *what)
 {
 	int shown = 0;
+	if (pr->build_verdict == V_MISSING) {
+		printf("       the reference directory '%s' has no file '%s' (check --reference, or add the file)\n", dir,
+		       pr->problem->source);
+		return;
+	}
 	for (int k = 0; k < pr->ntests && shown < 5; k++)
 		if (pr->tests[k].verdict != V_CORRECT) {
 			shown++;
@@ -104,7 +113,7 @@ static int check_agreement(struct cli *cli, const struct engine *e, const struct
 		if (bad) {
 			printf("FAIL the %s reference of %s disagrees with the %s reference of %s:\n", code_from->lang->name,
 			       code_from->id, cases->lang->name, cases->id);
-			show_failures(&r.problems[0], "");
+			show_failures(&r.problems[0], dir, "");
 		} else {
 			printf("ok   the %s reference of %s agrees with the %s reference of %s on all %d of its tests\n",
 			       code_from->lang->name, code_from->id, cases->lang->name, cases->id, r.problems[0].ntests);
@@ -152,7 +161,7 @@ static int check_references(struct engine *e)
 			bad++;
 			printf("FAIL reference %s (%s, %s): %g / %g\n", pr->problem->id, languages[l]->name, dir, pr->score,
 			       pr->max_score);
-			show_failures(pr, "");
+			show_failures(pr, dir, "");
 		}
 		grade_result_release(&r);
 		free(dir);

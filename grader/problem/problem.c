@@ -1184,7 +1184,7 @@ static int parse_size(struct loader *ld, yaml_node_t *n, struct growth_spec *gs)
 	if (k < sig->ninputs) { /* an input by its name: an array's length, or an integer's value */
 		if (sig->input_types[k] == VT_BOOL)
 			return fail(ld, n, "growth size '%s': a bool cannot grow (name an integer or an array)", s);
-		gs->by_length = sig->input_types[k] == VT_INT_ARRAY;
+		gs->by_length = value_type_is_array(sig->input_types[k]);
 		gs->size_arg = k;
 		return 0;
 	}

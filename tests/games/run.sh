@@ -14,7 +14,8 @@
 #      the slow fixtures' classes after their time limits (EXPECTED `growth`
 #      lines: exponents and bases within margins, never times), and growth
 #      sections naming a wrong argument refused with file:line:col;
-#   5. grader mutate kills at least 95 % of the references' mutants
+#   5. a reference file missing: the instructor's message, in selftest and grade;
+#   6. grader mutate kills at least 95 % of the references' mutants
 #      (GAMES_MUTATE=0 skips it: several minutes on 2 cores).
 # $GRADER defaults to build/asan/grader.  Prints "ok - ..." / "not ok - ..."
 # per check and "N passed, M failed"; exit 1 on any failure.
@@ -154,6 +155,24 @@ cp examples/games/problems/nim.yaml "$TMP/renamed/piles.yaml"
 code=$?
 grep -q "^note '$TMP/renamed/piles.yaml' has id 'nim': naming it nim.yaml makes it easier to find" "$TMP/renamed.out"
 ok $((code != 0 || $? != 0)) "selftest notes piles.yaml holding id nim, and passes (exit $code)"
+
+# a reference file missing from --reference is the instructor's setup: selftest and grade say so, and no
+# line speaks of "your submission" (selftest said "no file 'grundy.c' in your submission; found
+# 'python/grundy.py' in a folder: move it to the top of your submission")
+mkdir -p "$TMP/noref"
+cp -r examples/games/reference/. "$TMP/noref/"
+rm "$TMP/noref/grundy.c"
+missing="the reference directory '$TMP/noref' has no file 'grundy.c' (check --reference, or add the file)"
+"$GRADER" selftest --problems examples/games/problems --reference "$TMP/noref" --cache "$CACHE" --only grundy \
+	>"$TMP/noref.out" 2>&1
+code=$?
+grep -qF "$missing" "$TMP/noref.out" && ! grep -q 'your submission' "$TMP/noref.out"
+ok $((code != 1 || $? != 0)) "selftest without grundy.c: exit $code, the reference directory named, no 'your submission' ($(grep -m1 'submission' "$TMP/noref.out" | cut -c1-120))"
+"$GRADER" --problems examples/games/problems --reference "$TMP/noref" --cache "$CACHE" --only grundy --no-growth \
+	examples/games/reference >"$TMP/noref-grade.out" 2>&1
+code=$?
+grep -qF "warning: reference grundy (c): $missing" "$TMP/noref-grade.out"
+ok $((code != 3 || $? != 0)) "grade without the reference's grundy.c: judge-error (exit $code), the reference directory named"
 
 if [ "$GAMES_MUTATE" != 0 ]; then
 	"$GRADER" mutate $GAMES --cache "$CACHE" -j 2 >"$TMP/mutate.out" 2>&1

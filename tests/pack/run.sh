@@ -92,8 +92,11 @@ for ref in reference/*.c reference/python/*.py; do
 	sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' "$ref" | awk 'length >= 20' | sort -u >"$tmp/ref.lines"
 	comm -23 "$tmp/ref.lines" "$tmp/shipped.lines" >"$tmp/distinct.lines"
 	n=$(wc -l <"$tmp/distinct.lines")
-	if [ "$n" -lt 5 ]; then
-		fail "$ref: only $n distinctive lines to look for"
+	long=$(wc -l <"$tmp/ref.lines")
+	# a short reference (an instructor's added nim.py: 3 of its 4 long lines) is checked on what it has;
+	# fewer than 5 distinctive lines fail only when most of its lines are in the shipped files too
+	if [ "$n" -lt 5 ] && [ $((2 * n)) -le "$long" ]; then
+		fail "$ref: only $n of its $long lines of 20+ characters are distinctive"
 	elif comm -12 "$tmp/distinct.lines" "$tmp/pack.lines" | grep -q .; then
 		comm -12 "$tmp/distinct.lines" "$tmp/pack.lines" | head -3 >"$tmp/last.err"
 		fail "$ref: its code is in the pack"
@@ -390,14 +393,18 @@ cp "$root/student_template/p1.c" "$root/student_template/p4.c" "$tmp/two/"
 (cd "$root" && GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$tmp/summary-two.md GITHUB_OUTPUT=$tmp/gh-output \
 	.github/grade.sh "$tmp/two" >"$tmp/ci-two.out" 2>"$tmp/last.err")
 rc=$?
-if [ "$rc" -eq 1 ] && python3 - "$tmp/gh-output" "$tmp/ci-two.out" >>"$tmp/last.err" 2>&1 <<'EOF'; then
+# a test per problem of problems/, in the grader's order (the ids' strcmp order): read from the files,
+# so that an instructor's added problem keeps this green
+ids=$(sed -n 's/^id: *//p' problems/*.yaml | LC_ALL=C sort | tr '\n' ' ')
+if [ "$rc" -eq 1 ] && python3 - "$tmp/gh-output" "$tmp/ci-two.out" "$ids" >>"$tmp/last.err" 2>&1 <<'EOF'; then
 import base64, json, re, sys
 out = open(sys.argv[1]).read().splitlines()
 assert len(out) == 1 and out[0].startswith("result="), out
 r = json.loads(base64.b64decode(out[0][len("result="):], validate=True))
 assert r["version"] == 1 and r["status"] == "fail", r
-assert [t["name"].split()[0] for t in r["tests"]] == ["p1", "p2", "p3", "p4", "p4_dp"], r["tests"]
-assert all(t["status"] == "fail" for t in r["tests"]) and r["tests"][1]["score"] == 0
+names = [t["name"].split()[0] for t in r["tests"]]
+assert names == sys.argv[3].split() and "p2" in names, (names, sys.argv[3])
+assert all(t["status"] == "fail" for t in r["tests"]) and r["tests"][names.index("p2")]["score"] == 0
 m = re.search(r"^::notice title=Score ([0-9.]+) / ([0-9.]+)::", open(sys.argv[2]).read(), re.M)
 assert m and abs(sum(t["score"] for t in r["tests"]) - float(m.group(1))) < 1e-3 and abs(r["max_score"] - float(m.group(2))) < 1e-3, m
 EOF

@@ -466,6 +466,29 @@ static void test_long_array(void **state)
 		assert_true(big);
 	}
 	assert_call(&p, &p.cases[0], "nimSum([4294967296, -9223372036854775808])");
+	/* growth by a long long array's name: its length grows, drawn beyond 2^31 with XOR 0 */
+	assert_true(p.growth.declared);
+	assert_true(p.growth.by_length);
+	assert_int_equal(p.growth.size_arg, 0);
+	assert_non_null(p.growth.gen);
+	{
+		struct case_spec spec = *p.growth.gen;
+		struct test_case *cases = NULL;
+		int ncases = 0;
+		size_t alloc = 0;
+		long long x = 0;
+		spec.n = 1000;
+		casegen_expand(&spec, 0, &cases, &ncases, &alloc);
+		assert_int_equal(ncases, 1);
+		assert_int_equal(cases[0].args[0].type, VT_LONG_ARRAY);
+		assert_int_equal(cases[0].args[0].len, 1000);
+		for (size_t e = 0; e < cases[0].args[0].len; e++)
+			x ^= cases[0].args[0].arr[e];
+		assert_true(x == 0);
+		value_release(&cases[0].args[0]);
+		free(cases[0].args);
+		free(cases);
+	}
 	problem_release(&p);
 }
 
