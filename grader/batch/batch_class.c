@@ -162,6 +162,7 @@ static int list_lms(const char *dir, enum lms_layout layout, const struct lms_op
 		list[i].path = found[i].path;
 		list[i].archive = found[i].archive;
 		list[i].lms = found[i].lms;
+		list[i].unusable = found[i].unusable; /* a stray entry: a row saying why, with no LMS id */
 	}
 	free(found);
 	*out = list;
