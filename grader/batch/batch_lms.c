@@ -360,9 +360,16 @@ static bool id_taken(const struct collect *c, const char *id, int strays)
 	return false;
 }
 
-/* The stray entries' ids: their names, made unique among all ids ("_stray", "_stray2", ...); then they join found. */
+/*
+ * The stray entries' ids: their names, made unique among all ids ("_stray",
+ * "_stray2", ...); then they join found.  Not when no entry at all is named
+ * like the LMS's: then the layout is wrong (--layout moodle on a Canvas
+ * download), not a few entries, and the caller says no student was found.
+ */
 static void add_strays(struct collect *c)
 {
+	if (!c->n)
+		return;
 	for (int i = 0; i < c->nstrays; i++) {
 		struct lms_found *f = &c->strays[i];
 		f->id = xstrdup(f->entry);

@@ -34,8 +34,10 @@
  * grader grades: a stray "alice/" or "bob.c") is a stray entry: a student
  * of its own, with no LMS id, id its name (with "_stray", "_stray2", ...
  * added when another student has that id), path set and `unusable` saying
- * why it is not graded and what to do.  Other entries that fit no student
- * (notes.txt) are skipped with a note.
+ * why it is not graded and what to do; but when no entry at all is the
+ * LMS's, there are no strays either (the layout is wrong: no student
+ * found).  Other entries that fit no student (notes.txt) are skipped with
+ * a note.
  *
  * Detection (lms_detect): submission_metadata.yml (in the directory or in
  * its only subfolder) means Gradescope; any entry named like Moodle's means

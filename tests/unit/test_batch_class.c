@@ -338,6 +338,30 @@ static void test_gradescope_strays_have_rows(void **state)
 	check_strays(dir, &c);
 }
 
+/* Nothing named like Moodle's (--layout moodle on a folder of strays): the layout is wrong, no student found. */
+static void test_only_strays_are_no_download(void **state)
+{
+	struct lms_options o = { LMS_MOODLE, "/nonexistent/out", NULL };
+	struct strbuf notes = STRBUF_INIT, err = STRBUF_INIT;
+	enum lms_layout layout;
+	struct student *s = NULL;
+	char dir[64];
+	int n = -1;
+
+	(void)state;
+	make_tmp(dir);
+	make_dir(dir, "alice");
+	make_file(dir, "lovelaceada_101_9001_p1.c");
+	assert_int_equal(class_collect(dir, &o, &layout, &s, &n, &notes, &err), -1);
+	assert_non_null(strstr(err.buf, "no student found in '"));
+	assert_non_null(strstr(err.buf, "(read as a Moodle download, as --layout says): it holds 'alice/', "
+					"'lovelaceada_101_9001_p1.c'"));
+	assert_null(strstr(notes.buf, "will not be graded"));
+	remove_tree(dir);
+	strbuf_release(&notes);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_canvas_strays_have_rows),
 		cmocka_unit_test(test_moodle_strays_have_rows),
 		cmocka_unit_test(test_gradescope_strays_have_rows),
+		cmocka_unit_test(test_only_strays_are_no_download),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
