@@ -88,6 +88,16 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* An empty directory for a test to fill; teardown removes it, also after a failed assertion. */
+static int setup_empty(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_batch_class.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	*state = f;
+	return 0;
+}
+
 static const struct student *find(const struct student *s, int n, const char *id)
 {
 	for (int i = 0; i < n; i++)
@@ -177,13 +187,6 @@ static void test_one_students_files_are_no_class(void **state)
 	strbuf_release(&err);
 }
 
-/* A fresh temporary directory, its path in dir (64 bytes). */
-static void make_tmp(char *dir)
-{
-	snprintf(dir, 64, "/tmp/test_batch_class.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-}
-
 /* One class_collect over dir; n students in s, the notes in notes. */
 static void collect(const char *dir, int layout, enum lms_layout want, struct student **s, int *n, struct strbuf *notes)
 {
@@ -231,7 +234,7 @@ struct strays_case {
 };
 
 /* Collect dir as c says and check every row: LMS students graded with their LMS id, strays as assert_stray. */
-static void check_strays(char *dir, const struct strays_case *c)
+static void check_strays(const char *dir, const struct strays_case *c)
 {
 	struct strbuf notes = STRBUF_INIT;
 	struct student *s = NULL;
@@ -259,7 +262,6 @@ static void check_strays(char *dir, const struct strays_case *c)
 	assert_null(strstr(notes.buf, "'notes.txt' will not be graded"));
 	class_release(s, n);
 	strbuf_release(&notes);
-	remove_tree(dir);
 }
 
 /*
@@ -277,10 +279,8 @@ static void test_canvas_strays_have_rows(void **state)
 		  { "lovelaceada_101_stray", "lovelaceada_101" } },
 		"/notes.txt': not named like a Canvas submission file\n", "lovelaceada_101", "101",
 	};
-	char dir[64];
+	const char *dir = ((struct fixture *)*state)->dir;
 
-	(void)state;
-	make_tmp(dir);
 	make_file(dir, "lovelaceada_101_9001_p1.c");
 	make_file(dir, "turingalan_104_9002_p1.c");
 	make_dir(dir, "alice");
@@ -300,10 +300,8 @@ static void test_moodle_strays_have_rows(void **state)
 		{ { "alice", "alice" }, { "bob.py", "bob.py" } },
 		"/notes.txt': not named like a folder or file of a Moodle download\n", "Grace Hopper_205", "205",
 	};
-	char dir[64];
+	const char *dir = ((struct fixture *)*state)->dir;
 
-	(void)state;
-	make_tmp(dir);
 	make_dir(dir, "Ada Lovelace_201_assignsubmission_file_");
 	make_dir(dir, "Grace Hopper_205_assignsubmission_file_");
 	make_dir(dir, "alice");
@@ -320,11 +318,10 @@ static void test_gradescope_strays_have_rows(void **state)
 		{ { "alice", "alice" }, { "bob.7z", "bob.7z" } },
 		"/notes.txt': not a submission folder of a Gradescope export\n", "submission_2", "submission_2",
 	};
-	char dir[64], *meta;
+	const char *dir = ((struct fixture *)*state)->dir;
+	char *meta;
 	FILE *fp;
 
-	(void)state;
-	make_tmp(dir);
 	meta = xasprintf("%s/submission_metadata.yml", dir);
 	fp = fopen(meta, "w");
 	assert_non_null(fp);
@@ -345,11 +342,9 @@ static void test_only_strays_are_no_download(void **state)
 	struct strbuf notes = STRBUF_INIT, err = STRBUF_INIT;
 	enum lms_layout layout;
 	struct student *s = NULL;
-	char dir[64];
+	const char *dir = ((struct fixture *)*state)->dir;
 	int n = -1;
 
-	(void)state;
-	make_tmp(dir);
 	make_dir(dir, "alice");
 	make_file(dir, "lovelaceada_101_9001_p1.c");
 	assert_int_equal(class_collect(dir, &o, &layout, &s, &n, &notes, &err), -1);
@@ -357,7 +352,6 @@ static void test_only_strays_are_no_download(void **state)
 	assert_non_null(strstr(err.buf, "(read as a Moodle download, as --layout says): it holds 'alice/', "
 					"'lovelaceada_101_9001_p1.c'"));
 	assert_null(strstr(notes.buf, "will not be graded"));
-	remove_tree(dir);
 	strbuf_release(&notes);
 	strbuf_release(&err);
 }
@@ -367,10 +361,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_entry_has_a_row, setup, teardown),
 		cmocka_unit_test(test_one_students_files_are_no_class),
-		cmocka_unit_test(test_canvas_strays_have_rows),
-		cmocka_unit_test(test_moodle_strays_have_rows),
-		cmocka_unit_test(test_gradescope_strays_have_rows),
-		cmocka_unit_test(test_only_strays_are_no_download),
+		cmocka_unit_test_setup_teardown(test_canvas_strays_have_rows, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_moodle_strays_have_rows, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_gradescope_strays_have_rows, setup_empty, teardown),
+		cmocka_unit_test_setup_teardown(test_only_strays_are_no_download, setup_empty, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
