@@ -14,17 +14,32 @@
 
 static const char *const archive_suffixes[] = { ".tar.gz", ".tgz", ".zip", ".tar", NULL };
 
-bool unpack_is_archive(const char *name, size_t *stem_len)
+/* Does name end in one of suffixes (and hold more than it)?  *stem_len: the name without it. */
+static bool has_suffix(const char *name, const char *const *suffixes, size_t *stem_len)
 {
 	size_t len = strlen(name);
-	for (int i = 0; archive_suffixes[i]; i++) {
-		size_t sl = strlen(archive_suffixes[i]);
-		if (len > sl && !strcasecmp(name + len - sl, archive_suffixes[i])) {
+	for (int i = 0; suffixes[i]; i++) {
+		size_t sl = strlen(suffixes[i]);
+		if (len > sl && !strcasecmp(name + len - sl, suffixes[i])) {
 			*stem_len = len - sl;
 			return true;
 		}
 	}
 	return false;
+}
+
+bool unpack_is_archive(const char *name, size_t *stem_len)
+{
+	return has_suffix(name, archive_suffixes, stem_len);
+}
+
+/* Archives of kinds the grader does not unpack: a student handed one in, so it is a row, not a note. */
+static const char *const other_archives[] = { ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst", ".tzst",
+					      ".tar.lz", ".tar.lzma", ".rar", ".7z", ".gz", ".bz2", ".xz", ".zst", NULL };
+
+bool unpack_other_archive(const char *name, size_t *stem_len)
+{
+	return has_suffix(name, other_archives, stem_len);
 }
 
 /*

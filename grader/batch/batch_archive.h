@@ -38,6 +38,13 @@ struct unpack_limits {
 bool unpack_is_archive(const char *name, size_t *stem_len);
 
 /*
+ * Is name an archive of a kind the grader does not unpack (.rar, .7z,
+ * .tar.xz, .gz, ...)?  A student handed one in: a row saying why, not a
+ * note.  *stem_len: the name without the extension.
+ */
+bool unpack_other_archive(const char *name, size_t *stem_len);
+
+/*
  * Unpack the archive at path into dest, which must not exist (it is
  * created with mode 0700).  Returns 0, or -1 with the reason in err (in
  * words for the gradebook); dest does not exist after a failure.

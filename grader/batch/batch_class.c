@@ -41,24 +41,6 @@ void student_release(struct student *s)
 	lms_student_free(s->lms);
 }
 
-/* Archives of kinds the grader does not unpack: a student handed one in, so it is a row, not a note. */
-static const char *const other_archives[] = { ".tar.bz2", ".tbz2", ".tbz", ".tar.xz", ".txz", ".tar.zst", ".tzst",
-					      ".tar.lz", ".tar.lzma", ".rar", ".7z", ".gz", ".bz2", ".xz", ".zst", NULL };
-
-/* Is name an archive of another kind (.rar, .7z, .tar.xz, ...)?  *stem_len: the name without it. */
-static bool other_archive(const char *name, size_t *stem_len)
-{
-	size_t len = strlen(name);
-	for (int i = 0; other_archives[i]; i++) {
-		size_t sl = strlen(other_archives[i]);
-		if (len > sl && !strcasecmp(name + len - sl, other_archives[i])) {
-			*stem_len = len - sl;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Is name a source file of a language the grader grades (carol.c, dave.py)?  *stem_len: the name without it. */
 static bool source_file(const char *name, size_t *stem_len)
 {
@@ -75,7 +57,7 @@ static bool source_file(const char *name, size_t *stem_len)
 static char *entry_id(const char *name)
 {
 	size_t stem;
-	if ((unpack_is_archive(name, &stem) || other_archive(name, &stem)) && stem > 0)
+	if ((unpack_is_archive(name, &stem) || unpack_other_archive(name, &stem)) && stem > 0)
 		return xstrndup(name, stem);
 	return xstrdup(name);
 }
@@ -122,7 +104,7 @@ static int list_folders(const char *dir, const char *outdir, struct student **ou
 		} else if (S_ISREG(st.st_mode) && unpack_is_archive(name, &stem) && stem > 0) {
 			id = xstrndup(name, stem);
 			archive = true;
-		} else if (S_ISREG(st.st_mode) && other_archive(name, &stem) && stem > 0) {
+		} else if (S_ISREG(st.st_mode) && unpack_other_archive(name, &stem) && stem > 0) {
 			id = xstrndup(name, stem);
 			unusable = xasprintf("'%s' is an archive the grader does not unpack (it reads .zip, .tar.gz, .tgz "
 					     "and .tar): unpack it into a folder '%.*s' or pack it again as a .zip",
@@ -180,6 +162,7 @@ static int list_lms(const char *dir, enum lms_layout layout, const struct lms_op
 		list[i].path = found[i].path;
 		list[i].archive = found[i].archive;
 		list[i].lms = found[i].lms;
+		list[i].unusable = found[i].unusable; /* a stray entry: a row saying why, with no LMS id */
 	}
 	free(found);
 	*out = list;

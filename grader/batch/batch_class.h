@@ -39,7 +39,9 @@ void student_release(struct student *s);
  * grader does not unpack (.rar, .7z, .tar.xz, ...) or an entry that cannot
  * be read, as an unusable row saying why; hidden entries, __MACOSX and
  * o->outdir are skipped; other files are skipped with a line in *notes
- * (warnings for the user).  The LMS layouts: batch_lms.h.  An id that is
+ * (warnings for the user).  The LMS layouts: batch_lms.h; an entry named
+ * like none of the LMS's that looks handed in (a folder, an archive, a
+ * source file) is an unusable row of its own, with no LMS id.  An id that is
  * not UTF-8 or holds control characters is escaped ("\xe9l\xe8ve", with a
  * note giving its Latin-1 reading) and graded.  Two entries for one id
  * (alice/ and alice.zip, also after escaping) make one unusable row naming

@@ -14,6 +14,7 @@
 #include <yaml.h>
 
 #include "batch/batch_archive.h"
+#include "problem/language.h"
 
 #define GRADESCOPE_METADATA "submission_metadata.yml"
 #define GRADESCOPE_PREFIX "submission_"
@@ -230,9 +231,13 @@ struct collect {
 	const struct lms_options *o;
 	struct lms_found *found;
 	char **keys;                /* per found: the LMS's key for the student (Canvas user id, ...) */
-	int n;
+	int n, nkeys;               /* found, keys: one each per LMS student (strays join found at the end) */
 	size_t alloc, keys_alloc;
 	struct strbuf *notes;
+	enum lms_layout layout;
+	struct lms_found *strays;   /* entries named like none of the layout's that look handed in */
+	int nstrays;
+	size_t strays_alloc;
 };
 
 static struct lms_found *find_student(const struct collect *c, const char *key)
@@ -254,7 +259,8 @@ static struct lms_found *student_of(struct collect *c, const char *key, const ch
 	ALLOC_GROW(c->keys, c->n + 1, c->keys_alloc);
 	f = &c->found[c->n];
 	memset(f, 0, sizeof(*f));
-	c->keys[c->n++] = xstrdup(key);
+	c->keys[c->nkeys++] = xstrdup(key);
+	c->n++;
 	f->id = make_id(name, lms_id);
 	f->lms = xcalloc(1, sizeof(*f->lms));
 	f->lms->person.id = xstrdup(f->id);
@@ -308,6 +314,79 @@ static void add_file(struct collect *c, struct lms_found *f, char *path, char *n
 	sf->upload = upload;
 }
 
+/* Does an entry look handed in: a folder, an archive of any kind, a source file of a language the grader grades? */
+static bool looks_handed_in(const struct entry *e)
+{
+	size_t stem;
+	if (e->type == 'd')
+		return true;
+	return e->type == 'f' && (unpack_is_archive(e->name, &stem) || unpack_other_archive(e->name, &stem) ||
+				  language_of_file(e->name));
+}
+
+/*
+ * An entry (at path, taken) named like none of the layout's (names: what
+ * they look like): a row of its own when it looks handed in (issue 32:
+ * nobody lost), a note otherwise (why: the note's words).
+ */
+static void stray(struct collect *c, char *path, const struct entry *e, const char *why, const char *names)
+{
+	struct lms_found *f;
+
+	if (!looks_handed_in(e)) {
+		strbuf_addf(c->notes, "ignoring '%s': %s\n", path, why);
+		free(path);
+		return;
+	}
+	ALLOC_GROW(c->strays, c->nstrays + 1, c->strays_alloc);
+	f = &c->strays[c->nstrays++];
+	memset(f, 0, sizeof(*f));
+	f->entry = xstrdup(e->name);
+	f->path = path;
+	f->unusable = xasprintf("'%s' is not named like an entry of %s (%s): not graded; if it is a student's work, "
+				"upload it for them in the LMS and download again, or grade it as a class of its own; "
+				"if not, move it out of the download",
+				e->name, lms_layout_words(c->layout), names);
+}
+
+static bool id_taken(const struct collect *c, const char *id, int strays)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->found[i].id, id))
+			return true;
+	for (int i = 0; i < strays; i++)
+		if (!strcmp(c->strays[i].id, id))
+			return true;
+	return false;
+}
+
+/*
+ * The stray entries' ids: their names, made unique among all ids ("_stray",
+ * "_stray2", ...); then they join found.  Not when no entry at all is named
+ * like the LMS's: then the layout is wrong (--layout moodle on a Canvas
+ * download), not a few entries, and the caller says no student was found.
+ */
+static void add_strays(struct collect *c)
+{
+	if (!c->n)
+		return;
+	for (int i = 0; i < c->nstrays; i++) {
+		struct lms_found *f = &c->strays[i];
+		f->id = xstrdup(f->entry);
+		for (int k = 1; id_taken(c, f->id, i); k++) {
+			free(f->id);
+			f->id = k == 1 ? xasprintf("%s_stray", f->entry) : xasprintf("%s_stray%d", f->entry, k);
+		}
+	}
+	for (int i = 0; i < c->nstrays; i++) {
+		ALLOC_GROW(c->found, c->n + 1, c->alloc);
+		c->found[c->n++] = c->strays[i];
+	}
+	free(c->strays);
+	c->strays = NULL;
+	c->nstrays = 0;
+}
+
 static void canvas_entry(struct collect *c, const struct entry *e)
 {
 	char *path = xasprintf("%s/%s", c->dir, e->name), *key, *name, *graded;
@@ -316,9 +395,8 @@ static void canvas_entry(struct collect *c, const struct entry *e)
 	int upload;
 
 	if (e->type != 'f' || !canvas_parse(e->name, &cn)) {
-		strbuf_addf(c->notes, "ignoring '%s': %s\n", path, e->type != 'f' ?
-			    "not a file (a Canvas download holds files only)" : "not named like a Canvas submission file");
-		free(path);
+		stray(c, path, e, e->type != 'f' ? "not a file (a Canvas download holds files only)" :
+		      "not named like a Canvas submission file", "files <name>_<user id>_<file id>_<file name>, no folders");
 		return;
 	}
 	key = xstrndup(cn.uid, cn.uid_len);
@@ -341,8 +419,8 @@ static void moodle_entry(struct collect *c, const struct entry *e)
 	bool file_plugin;
 
 	if (e->type == 'o' || !moodle_parse(e->name, &mn) || (e->type == 'd') != !*mn.rest) {
-		strbuf_addf(c->notes, "ignoring '%s': not named like a folder or file of a Moodle download\n", path);
-		free(path);
+		stray(c, path, e, "not named like a folder or file of a Moodle download",
+		      "folders <full name>_<participant id>_assignsubmission_file_ or such files");
 		return;
 	}
 	key = xstrndup(mn.pid, mn.pid_len);
@@ -560,8 +638,8 @@ static int gradescope_collect(struct collect *c, struct strbuf *err)
 		if (!strcmp(e[i].name, GRADESCOPE_METADATA) || find_student(c, e[i].name))
 			continue;
 		if (e[i].type != 'd' || strncmp(e[i].name, GRADESCOPE_PREFIX, strlen(GRADESCOPE_PREFIX))) {
-			strbuf_addf(c->notes, "ignoring '%s/%s': not a submission folder of a Gradescope export\n", root,
-				    e[i].name);
+			stray(c, xasprintf("%s/%s", root, e[i].name), &e[i], "not a submission folder of a Gradescope export",
+			      "folders submission_<n> beside " GRADESCOPE_METADATA);
 			continue;
 		}
 		strbuf_addf(c->notes, "'%s/%s' is not in " GRADESCOPE_METADATA ": graded without a name\n", root,
@@ -641,6 +719,7 @@ int lms_collect(const char *dir, enum lms_layout layout, const struct lms_option
 	c.dir = dir;
 	c.o = o;
 	c.notes = notes;
+	c.layout = layout;
 	if (layout == LMS_GRADESCOPE) {
 		if (gradescope_collect(&c, err) < 0)
 			goto cleanup;
@@ -656,12 +735,14 @@ int lms_collect(const char *dir, enum lms_layout layout, const struct lms_option
 	}
 	for (int i = 0; i < c.n; i++)
 		finish_student(&c, &c.found[i]);
+	add_strays(&c);
 	ret = 0;
 cleanup:
 	entries_free(e, n);
-	for (int i = 0; i < c.n; i++)
+	for (int i = 0; i < c.nkeys; i++)
 		free(c.keys[i]);
 	free(c.keys);
+	lms_found_release(c.strays, c.nstrays); /* left over only after an error */
 	if (ret) {
 		lms_found_release(c.found, c.n);
 		c.found = NULL;
@@ -699,6 +780,7 @@ void lms_found_release(struct lms_found *found, int count)
 		free(found[i].id);
 		free(found[i].entry);
 		free(found[i].path);
+		free(found[i].unusable);
 		lms_student_free(found[i].lms);
 	}
 	free(found);

@@ -29,7 +29,15 @@
  * In every layout a student whose only file is a .zip/.tar.gz is graded as
  * that archive (the usual unpacking rules, batch_archive.h).  Names become
  * ids with '/' and control characters replaced by '_' and a leading '.'
- * by '_'.  Entries that fit no student are skipped with a note.
+ * by '_'.  An entry named like none of the layout's that looks handed in
+ * (a folder, an archive of any kind, a source file of a language the
+ * grader grades: a stray "alice/" or "bob.c") is a stray entry: a student
+ * of its own, with no LMS id, id its name (with "_stray", "_stray2", ...
+ * added when another student has that id), path set and `unusable` saying
+ * why it is not graded and what to do; but when no entry at all is the
+ * LMS's, there are no strays either (the layout is wrong: no student
+ * found).  Other entries that fit no student (notes.txt) are skipped with
+ * a note.
  *
  * Detection (lms_detect): submission_metadata.yml (in the directory or in
  * its only subfolder) means Gradescope; any entry named like Moodle's means
@@ -79,7 +87,8 @@ struct lms_found {
 	char *entry;                /* what was found, in words: the folder's name, "smithjohn_1234: 3 files" */
 	char *path;                 /* the folder or archive to grade, or NULL: lms->files are */
 	bool archive;
-	struct lms_student *lms;
+	struct lms_student *lms;    /* NULL for a stray entry */
+	char *unusable;             /* a stray entry: why it is not graded (then lms is NULL: no LMS id), else NULL */
 };
 
 /* Which layout dir is (the rules above); entries "." and outdir aside. */
@@ -87,7 +96,8 @@ enum lms_layout lms_detect(const char *dir, const char *outdir);
 
 /*
  * The students of dir read as layout (not LMS_FOLDERS), in no particular
- * order; files that fit none are skipped with a line in notes.  0, or -1
+ * order, stray entries last; files that fit none and are not stray
+ * entries are skipped with a line in notes.  0, or -1
  * with a message in err (dir or Gradescope's metadata unreadable).
  */
 int lms_collect(const char *dir, enum lms_layout layout, const struct lms_options *o, struct lms_found **out,

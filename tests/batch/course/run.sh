@@ -10,6 +10,8 @@
 #   The price where people look: the feedback's first lines (English, Korean), re-priced by --resume and
 #   taken out without a policy; summary.html's late, penalty and final columns.  A repository whose git
 #   hangs (HEAD a FIFO) is given up after GRADER_GIT_TIMEOUT and its row says why.
+#   Stray entries in a Canvas and a Moodle download (a folder, a .c file): rows of their own, warned
+#   before grading, counted, left out of the import files; notes.txt a warning only.
 # 2. regrades: --resume after the reference changed writes regrade.md/.csv with the old and new score
 #   and the tests whose verdict moved; --regrade ID grades one student again; an unknown id is refused.
 #   --regrade-problem P: everybody again, regrade.md with P's rows first; an unknown problem is refused.
@@ -155,6 +157,58 @@ check "canvas-import.csv carries the final scores" sh -c "printf '%s\r\n' \
 	'hopper,103,,,,9.1' 'knuthdonald,105,,,,0' 'lovelaceada,101,,,,11.7' 'turingalan,104,,,,11.7' | cmp -s - '$T/out-canvas/canvas-import.csv'"
 check "moodle-import.csv carries the final scores" sh -c "grep -q '^Participant 205,Grace Hopper,11.7,13,' '$T/out-moodle/moodle-import.csv' && \
 	grep -q '^Participant 201,Ada Lovelace,13,13,' '$T/out-moodle/moodle-import.csv'"
+
+# stray entries in an LMS download (issue 32, nobody lost): a folder, a .c file, a folder named like a
+# student's id are rows of their own saying why (their feedback too), warned before grading and counted;
+# notes.txt stays a warning; the import files are the same as without them (a stray has no LMS id).
+# A folder makes auto-detection read a Canvas download as folders: --layout canvas.
+for c in canvas moodle; do
+	cp -a "$T/in/$c" "$T/in/$c-stray"
+	mkdir "$T/in/$c-stray/alice"
+	cp tests/batch/reference/parity.c "$T/in/$c-stray/alice/"
+	cp tests/batch/reference/sum.c "$T/in/$c-stray/bob.c"
+	echo "to do: grade" >"$T/in/$c-stray/notes.txt"
+done
+mkdir "$T/in/canvas-stray/lovelaceada_101"
+chmod -R go+rX "$T/in"
+"$GRADER" batch "$T/in/canvas-stray" -o "$T/out-canvas-stray" --layout canvas $SMALL --policy "$POLICY" -j 2 \
+	>/dev/null 2>"$T/canvas-stray.err"
+echo $? >"$T/canvas-stray.rc"
+"$GRADER" batch "$T/in/moodle-stray" -o "$T/out-moodle-stray" $SMALL --policy "$POLICY" -j 2 \
+	>/dev/null 2>"$T/moodle-stray.err"
+echo $? >"$T/moodle-stray.rc"
+for c in canvas moodle; do
+	check "$c with stray entries: exit 1 (rows not graded)" [ "$(cat "$T/$c-stray.rc")" = 1 ]
+	check "$c with stray entries: the import file is the one without them" \
+		cmp "$T/out-$c/$c-import.csv" "$T/out-$c-stray/$c-import.csv"
+	check "$c with stray entries: notes.txt is a warning, not a row" sh -c \
+		"grep -q \"^grader: warning: ignoring '.*/notes.txt': not named like\" '$T/$c-stray.err' && \
+		 ! grep -q '^notes' '$T/out-$c-stray/grades.csv'"
+	lms=Canvas; [ "$c" = moodle ] && lms=Moodle
+	check "$c with stray entries: alice's feedback says why" \
+		grep -q "^Why: 'alice' is not named like an entry of a $lms download" "$T/out-$c-stray/feedback/alice.txt"
+done
+g=$(first_line '^grader: \[1/' "$T/canvas-stray.err")
+for id in alice bob.c lovelaceada_101_stray; do
+	w=$(first_line "^grader: warning: '$id' will not be graded: '.*' is not named like an entry of a Canvas download" \
+		"$T/canvas-stray.err")
+	check "canvas: stray '$id' warned before grading (line ${w:-none} < ${g:-none})" [ "${w:-9999}" -lt "${g:-0}" ]
+done
+cat >"$T/alice-row" <<'ROW' # grades.csv's lines end in CRLF: compared without the CR
+alice,,,,13,,,,,not graded,,"error: 'alice' is not named like an entry of a Canvas download (files <name>_<user id>_<file id>_<file name>, no folders): not graded; if it is a student's work, upload it for them in the LMS and download again, or grade it as a class of its own; if not, move it out of the download"
+ROW
+check "canvas: the stray rows, each saying why and what to do; the student whose id a stray folder has is graded" \
+	sh -c "tr -d '\\r' <'$T/out-canvas-stray/grades.csv' | grep -qxFf '$T/alice-row' && \
+	grep -q \"^bob.c,,,,13,.*,\\\"error: 'bob.c' is not named like an entry of a Canvas download\" '$T/out-canvas-stray/grades.csv' && \
+	grep -q \"^lovelaceada_101_stray,,,,13,.*,\\\"error: 'lovelaceada_101' is not named like\" '$T/out-canvas-stray/grades.csv' && \
+	grep -q '^lovelaceada_101,5,8,13,13,2,10,11.7,' '$T/out-canvas-stray/grades.csv'"
+check "canvas: the last line counts the stray rows" \
+	grep -q "^grader: 5 of 8 students graded (3 rows with status 'error: ...'; 4 warnings about the class's entries above)" \
+	"$T/canvas-stray.err"
+check "moodle: the stray rows, and the last line counts them" \
+	sh -c "grep -q \"^alice,.*\\\"error: 'alice' is not named like an entry of a Moodle download (folders <full name>_<participant id>_assignsubmission_file_ or such files): not graded; \" '$T/out-moodle-stray/grades.csv' && \
+	grep -q \"^bob.c,.*\\\"error: 'bob.c' is not named like an entry of a Moodle download\" '$T/out-moodle-stray/grades.csv' && \
+	grep -q \"^grader: 2 of 4 students graded (2 rows with status 'error: ...';\" '$T/moodle-stray.err'"
 
 # --resume under another policy: nobody graded again, every row priced again
 sed 's/percent: 10/percent: 5/' "$POLICY" >"$T/policy5.yaml"
