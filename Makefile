@@ -116,9 +116,9 @@ TEST_BUILD = $(TEST_DEPS_STAMP) bin/grader build/asan/grader build/tests/deny-us
 	$(UNIT_TESTS) build/tests/test_reference build/tests/libref.so $(MO_FILES) fuzz-build
 test-build: $(TEST_BUILD)
 
-# Everything built (two jobs at a time), the catalogue checked, then three
+# Everything built (two jobs at a time), the catalogue checked, then two
 # lanes side by side (tools/run-lanes.sh): every tests/<suite>/run.sh with
-# GRADER pointing at the sanitizer build, in two lanes; beside them the unit tests, then
+# GRADER pointing at the sanitizer build; beside them the unit tests, then
 # the suites again as a normal user, with and without user namespaces, each
 # pass with the checks whose outcome can differ at its level
 # (tools/run-unprivileged.sh).  Each suite's wall-clock and CPU time is
