@@ -1366,7 +1366,8 @@ static int gr_read_request(struct gr_request *rq, unsigned char **payload)
  * more: GR_CLONE_TOKEN as parent_tid, which the kernel ignores without
  * CLONE_PARENT_SETTID, and without which the Python zygote's filter
  * refuses the fork (filter.c add_process_rules: a module's top-level code
- * cannot fork).  As _Fork() does, the child's thread id is written where
+ * cannot fork through glibc; defence in depth, not a boundary).  As
+ * _Fork() does, the child's thread id is written where
  * glibc keeps it (CLONE_CHILD_SETTID at the address glibc gave
  * set_tid_address at start, which PR_GET_TID_ADDRESS reads back), so
  * that glibc's mutexes and pthread calls in the child see its own id.

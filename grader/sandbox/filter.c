@@ -349,7 +349,8 @@ static int build_filter(struct strbuf *out, enum filter_flavour flavour, bool zy
 	if (!ctx)
 		return -1;
 	if ((zygote && add_rules(ctx, zygote_allowed, sizeof(zygote_allowed) / sizeof(zygote_allowed[0])) < 0) ||
-	    add_process_rules(ctx, zygote, zygote && flavour == FILTER_PYTHON) < 0 || add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
+	    add_process_rules(ctx, zygote, zygote && flavour == FILTER_PYTHON) < 0 ||
+	    add_fixed_rules(ctx, zygote) < 0 || add_path_rules(ctx, flavour) < 0 ||
 	    add_signal_rules(ctx, zygote && sandbox_probe()->namespaces) < 0) {
 		strbuf_addstr(err, "cannot build the seccomp filter");
 		goto cleanup;
