@@ -12,7 +12,8 @@
  *           possible, uid nobody when root, rlimits (address space, stack
  *           raised to the memory limit, file size 0), cwd = empty directory
  *           fds: 3 = requests (we write), 4 = reports (we read),
- *                5 = seccomp programs (read once, then closed)
+ *                5 = the runner's secret, then the seccomp programs
+ *                    (read once, then closed)
  *           └─ case child: one per test case, forked by the zygote - ahead of
  *              its request, once the test before has been reported (a spare,
  *              runtime.c gr_spare_fork); stricter seccomp filter; CPU timer
