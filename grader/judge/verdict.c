@@ -550,8 +550,11 @@ static void judge_lost(struct judgement *j, const struct run_facts *f)
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("the processes of your program together went over the memory "
 						    "limit %s"), when));
 	else if (f->outcome == RUN_PROTOCOL)
-		decide(j, V_RUN_ERROR, xasprintf(_("the program wrote on the grader's channel %s: the runner could "
-						 "not be trusted any more"), when));
+		/* or a record without the runner's secret (protocol.h GR_NONCE_LEN): the runtime's own always has it */
+		decide(j, V_RUN_ERROR, xasprintf(_("the program wrote on the grader's channel %s (file descriptors 3 "
+						 "and 4 belong to the grader: neither C constructors nor Python "
+						 "top-level code may use them): the runner could not be trusted any "
+						 "more"), when));
 	/* exit codes alone prove nothing (a constructor can _exit(121)): only the
 	 * record the preinit hook sends before any student code runs does */
 	else if (f->sandbox_failed)
@@ -640,6 +643,13 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 						 "top-level code such as a self-test call) used %lld ms of CPU, over the "
 						 "start-up limit of %u ms, so no test could run: make it faster or "
 						 "remove it"), f->startup_cpu_ms, t->startup_ms));
+		break;
+	case RUN_STARTUP_MEMORY:
+		decide(j, V_MEMORY_LIMIT, xasprintf(_("before its tests began, your program already held %lld MiB of "
+						    "memory (static arrays, C constructors, Python top-level code), more "
+						    "than the memory limit of %u MiB: a test's memory includes what was "
+						    "set up before it, so no test could run"),
+						    (f->startup_vm_kb + 1023) / 1024, t->zygote_memory_mb));
 		break;
 	case RUN_STRAY_PROCESSES:
 		decide(j, V_FORBIDDEN, xasprintf(_("your program started a process %s that was still there when a "

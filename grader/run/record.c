@@ -3,13 +3,14 @@
 
 #include <string.h>
 
-static void hello_record(const char *buf, size_t len, struct record *out)
+static void hello_record(const char *buf, size_t len, const struct record_expect *x, struct record *out)
 {
 	size_t size;
 	if (len < sizeof(out->hello))
 		return;
 	memcpy(&out->hello, buf, sizeof(out->hello));
-	if (out->hello.startup_len > GR_OUTPUT_KEEP || out->hello.detail_len > GR_DETAIL_MAX) {
+	if (out->hello.nonce != x->nonce || out->hello.startup_len > GR_OUTPUT_KEEP ||
+	    out->hello.detail_len > GR_DETAIL_MAX) {
 		out->kind = RECORD_INVALID;
 		return;
 	}
@@ -29,6 +30,11 @@ static void report_record(const char *buf, size_t len, uint32_t magic, const str
 	if (len < sizeof(out->report))
 		return;
 	memcpy(&out->report, buf, sizeof(out->report));
+	if (r->nonce != x->nonce) {
+		/* written by code of the submission's, not by the runtime (protocol.h GR_NONCE_LEN) */
+		out->kind = RECORD_INVALID;
+		return;
+	}
 	if (magic == GR_MAGIC_FORBID) {
 		out->kind = RECORD_FORBID;
 		out->size = sizeof(out->report);
@@ -59,7 +65,7 @@ void record_next(const char *buf, size_t len, const struct record_expect *x, str
 		out->kind = RECORD_SANDBOX;
 		out->size = sizeof(magic);
 	} else if (x->starting && magic == GR_MAGIC_HELLO) {
-		hello_record(buf, len, out);
+		hello_record(buf, len, x, out);
 	} else if (magic == GR_MAGIC_FORBID || (x->running && magic == GR_MAGIC_REPORT)) {
 		report_record(buf, len, magic, x, out);
 	} else {

@@ -27,6 +27,7 @@ struct record_expect {
 	bool starting;     /* before its hello */
 	bool running;      /* a task is in progress... */
 	uint32_t case_id;  /* ...with this id */
+	uint64_t nonce;    /* the runner's secret: a hello, report or forbidden-call record without it is not ours */
 };
 
 struct record {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,6 +64,17 @@
 /* processes of a runner's tree read without cgroups (slot_cpu_ms): more than the zygote and its one child is a
  * stray anyway, seen at the next request; the walk only has to count what they used until then */
 #define TREE_WALK_MAX 64
+/*
+ * The zygote's address space may exceed the largest memory limit of its tests
+ * by this much (MiB) and no more (RLIMIT_AS, set before execve: nothing in
+ * the runner can raise it, nor any process forked from it): room for the
+ * runtime's own buffers - a request's payload and its arrays, copied once
+ * each - which a case child does not inherit (runtime.c).  So whatever code
+ * of the submission does in the zygote itself (a constructor that answers
+ * the requests, or builds a table at start-up) gets no more memory than a
+ * test; and at its hello it may hold no more than a test may (take_hello).
+ */
+#define ZYGOTE_ROOM_MB 8u
 /* signals a runner may have queued at once: a test's CPU timer, SIGCHLD, what a test raises itself */
 #define RUNNER_SIGPENDING 64
 
@@ -115,6 +127,7 @@ struct slot {
 	long long sample_cpu_us;
 	uid_t uid;             /* who its processes are (sandbox_ids) */
 	gid_t gid;
+	uint64_t nonce;        /* its runner's secret (protocol.h GR_NONCE_LEN): in every record it sends */
 };
 
 /*
@@ -318,8 +331,13 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.seccomp_program = outer_program(pool, &sp.seccomp_len, err);
 	if (!pool->outer.len || (sandbox_probe()->landlock && runner_view(pool, t, &plan, err) < 0))
 		goto cleanup;
-	/* the filter programs fit in the pipe buffer: write them before the start */
-	if (write_all(flt[1], t->filters->buf, t->filters->len) < 0) {
+	/* a fresh secret for each runner: what one runner might have learnt is worth nothing to the next */
+	if (getrandom(&s->nonce, sizeof(s->nonce), 0) != (ssize_t)sizeof(s->nonce)) {
+		strbuf_addf(err, "cannot draw the runner's secret: %s", strerror(errno));
+		goto cleanup;
+	}
+	/* the secret and the filter programs fit in the pipe buffer: write them before the start */
+	if (write_all(flt[1], &s->nonce, sizeof(s->nonce)) < 0 || write_all(flt[1], t->filters->buf, t->filters->len) < 0) {
 		strbuf_addf(err, "cannot pass the seccomp filters: %s", strerror(errno));
 		goto cleanup;
 	}
@@ -333,7 +351,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.fds[GR_FD_STATUS] = st[1];
 	sp.fds[GR_FD_FILTER] = flt[0];
 	sp.nfds = 6;
-	sp.limits.address_space = mem + (64ull << 20);
+	sp.limits.address_space = mem + ((unsigned long long)ZYGOTE_ROOM_MB << 20);
 	sp.limits.stack = mem;
 	sp.limits.file_size = 0;
 	sp.limits.nproc = RUNNER_NPROC;
@@ -1048,8 +1066,9 @@ static void runner_forbidden(struct pool *pool, struct slot *s, int syscall_nr)
 /*
  * A hello (complete, with its start-up output and detail): check from
  * outside that the filter is really in place (code before main could define
- * prctl()), and whether loading the submission failed.  0, or -1 when the
- * slot's task was finished here.
+ * prctl()), whether it holds more memory than a test may use (ZYGOTE_ROOM_MB),
+ * and whether loading the submission failed.  0, or -1 when the slot's task
+ * was finished here.
  */
 static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *h)
 {
@@ -1057,7 +1076,7 @@ static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *
 	long long startup = slot_cpu_ms(s);
 	/* facts from outside, which no code in the runner can forge: exactly one filter more than
 	 * it inherited (a mode of 2 alone could be a container's filter, inherited, and ours missing) */
-	long filters = proc_status_field(s->pid, "Seccomp_filters");
+	long filters = proc_status_field(s->pid, "Seccomp_filters"), vm_kb;
 	if (slot_filtered(s) && (proc_seccomp_mode(s->pid) != 2 || (filters >= 0 && filters <= slot_base_filters(s)))) {
 		runner_failed(pool, s, RUN_UNFILTERED, true);
 		return -1;
@@ -1073,6 +1092,13 @@ static int take_hello(struct pool *pool, struct slot *s, const struct gr_hello *
 	if (startup > (long long)s->startup_ms) {
 		pool->tasks[s->task].facts.startup_cpu_ms = startup;
 		runner_failed(pool, s, RUN_STARTUP_LIMIT, true);
+		return -1;
+	}
+	/* a fact from outside: every test's address space would start with this (ZYGOTE_ROOM_MB) */
+	vm_kb = proc_status_field(s->pid, "VmSize");
+	if (h->load_kind == GR_LOAD_OK && vm_kb > (long)s->memory_mb << 10) {
+		pool->tasks[s->task].facts.startup_vm_kb = vm_kb;
+		runner_failed(pool, s, RUN_STARTUP_MEMORY, true);
 		return -1;
 	}
 	if (h->load_kind != GR_LOAD_OK) {
@@ -1133,7 +1159,7 @@ static int slot_input(struct pool *pool, struct slot *s)
 		return -2;
 	for (;;) {
 		struct record_expect x = { s->state == SLOT_STARTING, s->state == SLOT_RUNNING,
-					   (uint32_t)s->task };
+					   (uint32_t)s->task, s->nonce };
 		struct record rec;
 		record_next(s->in.buf, s->in.len, &x, &rec);
 		switch (rec.kind) {

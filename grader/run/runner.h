@@ -12,7 +12,8 @@
  *           possible, uid nobody when root, rlimits (address space, stack
  *           raised to the memory limit, file size 0), cwd = empty directory
  *           fds: 3 = requests (we write), 4 = reports (we read),
- *                5 = seccomp programs (read once, then closed)
+ *                5 = the runner's secret, then the seccomp programs
+ *                    (read once, then closed)
  *           └─ case child: one per test case, forked by the zygote - ahead of
  *              its request, once the test before has been reported (a spare,
  *              runtime.c gr_spare_fork); stricter seccomp filter; CPU timer
@@ -56,7 +57,15 @@
  *
  * Around every test the grader reads the zygote's CPU time (its own and its
  * reaped children's) from /proc itself: what a runner reports could be
- * forged by code that runs before main.  A test past 100 ms also has its
+ * forged by code that runs before main.  The zygote's address-space limit
+ * is the largest memory limit of its tests, with a little room for the
+ * runtime's buffers (set before execve), and at the hello the grader
+ * refuses a zygote that holds more than a test may: whatever code of the
+ * submission does in the zygote itself (a constructor that answers the
+ * requests, say) has no more memory than a test.  Every record must carry
+ * the runner's secret (protocol.h GR_NONCE_LEN), drawn for each runner and
+ * passed on GR_FD_FILTER: a Python module's top-level code that speaks the
+ * protocol itself cannot make a record the grader takes.  A test past 100 ms also has its
  * stack sampled (VmStk, every 100 ms): a test stopped at its CPU limit while
  * its stack was growing toward the limit is a recursion on its way to the
  * stack's end (verdict.c).
@@ -89,6 +98,8 @@ enum run_outcome {
 	RUN_FILTER_CHANGED,   /* code in the runner stacked a seccomp filter of its own on the grader's */
 	RUN_STRAY_PROCESSES,  /* processes besides the runner were alive when a test was to start */
 	RUN_STARTUP_LIMIT,    /* the runner's start-up used more CPU than its limit (facts.startup_cpu_ms) */
+	RUN_STARTUP_MEMORY,   /* at its hello the runner held more address space than a test may use
+			       * (facts.startup_vm_kb) */
 	RUN_LOAD_FAILED,      /* loading the submission before the tests failed (facts.load_kind, detail) */
 	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
 	RUN_EXEC_FAILED,      /* execve of the runner failed (facts.exec_errno, image_present, error) */
@@ -114,6 +125,7 @@ struct run_facts {
 	long long grader_cpu_ms; /* CPU the runner's whole tree used during the test (its cgroup, else
 				  * the zygote and its reaped children by /proc); -1 unknown */
 	long long startup_cpu_ms;/* RUN_STARTUP_LIMIT, RUN_START_TIMEOUT: what the start-up used; -1 unknown */
+	long long startup_vm_kb; /* RUN_STARTUP_MEMORY: the zygote's address space at its hello (VmSize) */
 	bool tree_oom;           /* the kernel killed a process of the runner's tree at the tree's memory limit */
 	unsigned wall_ms;        /* from request to report (or to the kill) */
 	unsigned run_delay_ms;   /* of wall_ms, how long the test (RUN_START_TIMEOUT: the runner) was runnable

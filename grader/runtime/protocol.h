@@ -10,8 +10,9 @@
  *   0, 1, 2          /dev/null (the zygote itself never talks on them)
  *   GR_FD_CONTROL    requests from the grader (one case at a time)
  *   GR_FD_STATUS     hello, then one report per request, to the grader
- *   GR_FD_FILTER     the two seccomp programs, read once before any
- *                    student code runs, then closed
+ *   GR_FD_FILTER     the run's secret (GR_NONCE_LEN bytes), then the two
+ *                    seccomp programs, read once before any student code
+ *                    runs, then closed
  * Once the zygote is ready for tests it keeps two pipes for all of them:
  * 1 and 2 become the output pipe's write end and GR_FD_ANSWER the answer
  * pipe's; each case child inherits them (and closes the rest), so GR_FD_ANSWER
@@ -29,6 +30,23 @@
 #define GR_FD_STATUS 4
 #define GR_FD_FILTER 5
 #define GR_FD_ANSWER 6 /* the answer pipe's write end, in the zygote and every case child */
+
+/*
+ * The secret (nonce) of one runner: random, drawn by the grader for each
+ * runner it starts, read from GR_FD_FILTER before any code of the
+ * submission runs and kept only in the runtime's memory; every hello,
+ * report and forbidden-call record carries it, and the grader takes no
+ * record without it (grader/run/record.c).  Code of the submission that
+ * speaks the protocol itself - a Python module's top-level code writing on
+ * GR_FD_STATUS - cannot make a record the grader takes.  It never travels
+ * anywhere the submission can read: not in a request, argv, the
+ * environment or a file.  Against Python code it holds as far as Python
+ * code cannot read the process's memory (ctypes, hand-built code objects,
+ * files such as /proc/self/mem are all refused); native code in the
+ * runner's own process (a C constructor) can read it, so for C it is no
+ * boundary (docs/isolation.md).
+ */
+#define GR_NONCE_LEN 8u
 
 #define GR_MAGIC_HELLO 0x4f4c4548u   /* "HELO" */
 #define GR_MAGIC_REQUEST 0x51455247u /* "GREQ" */
@@ -88,6 +106,7 @@ struct gr_hello {
 	uint64_t startup_total;/* bytes printed before the tests in all */
 	uint32_t detail_len;
 	uint32_t pad;
+	uint64_t nonce;        /* the runner's secret (GR_NONCE_LEN) */
 };
 
 /* followed by `size` bytes of encoded arguments (kind byte, then value) */
@@ -162,6 +181,7 @@ struct gr_report {
 	uint32_t detail_len;
 	uint32_t stop_signal;  /* GR_STOPPED: the signal that stopped it (SIGSTOP, SIGTSTP...) */
 	uint32_t pad;
+	uint64_t nonce;        /* the runner's secret (GR_NONCE_LEN); in a GR_MAGIC_FORBID record too */
 };
 
 /*

@@ -77,6 +77,7 @@
 
 static uint32_t gr_filter_case_len;
 static int gr_filtered;
+static uint64_t gr_nonce; /* the runner's secret (protocol.h GR_NONCE_LEN): in every record to the grader */
 /*
  * May the zygote signal its case child?  Unfiltered, yes; filtered, only
  * when it is the init of a PID namespace of its own, where the grader's
@@ -285,7 +286,7 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 		gr_raw_write_full(gr_case.answer_fd, &a, sizeof(a));
 	} else if (info->si_code == GR_SI_SECCOMP) {
 		/* initialised in place, not by memset() (tests/unit/handler_calls.sh checks the compiler agrees) */
-		struct gr_report r = { .magic = GR_MAGIC_FORBID, .syscall_nr = info->si_syscall };
+		struct gr_report r = { .magic = GR_MAGIC_FORBID, .syscall_nr = info->si_syscall, .nonce = gr_nonce };
 		gr_raw_write_full(gr_report_fd, &r, sizeof(r));
 	}
 	gr_raw_raise(SIGSYS);
@@ -297,7 +298,8 @@ static void gr_on_sigsys(int sig, siginfo_t *info, void *ctx)
 static void gr_on_fault(int sig, siginfo_t *info, void *ctx);
 
 /*
- * Read the two seccomp programs from GR_FD_FILTER and install the zygote's.
+ * Read the runner's secret and the two seccomp programs from GR_FD_FILTER
+ * and install the zygote's.
  * Runs before any code of the submission: from .preinit_array in a runner
  * that links student C code, from main() in the Python host (which links
  * none, and must read its standard library first).
@@ -321,7 +323,9 @@ static void gr_setup_filters(void)
 	sa.sa_sigaction = gr_on_fault;
 	sigaction(SIGSEGV, &sa, NULL);
 	sigaction(SIGBUS, &sa, NULL);
-	if (gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
+	_Static_assert(sizeof(gr_nonce) == GR_NONCE_LEN, "the secret fills its field");
+	if (gr_read_full(GR_FD_FILTER, &gr_nonce, sizeof(gr_nonce)) < 0 ||
+	    gr_read_full(GR_FD_FILTER, &len, sizeof(len)) < 0 || len > GR_FILTER_MAX ||
 	    (len && gr_read_full(GR_FD_FILTER, zygote_filter, len) < 0) ||
 	    gr_read_full(GR_FD_FILTER, &gr_filter_case_len, sizeof(gr_filter_case_len)) < 0 ||
 	    gr_filter_case_len > GR_CASE_FILTER_MAX ||
@@ -912,8 +916,9 @@ static void gr_child_call(const struct gr_request *rq, const struct gr_arg *args
 	_exit(0);
 }
 
-static void gr_report_case(const struct gr_report *r, const char *output, const char *detail)
+static void gr_report_case(struct gr_report *r, const char *output, const char *detail)
 {
+	r->nonce = gr_nonce;
 	if (gr_write_full(gr_report_fd, r, sizeof(*r)) < 0 ||
 	    gr_write_full(gr_report_fd, output, r->output_kept) < 0 ||
 	    gr_write_full(gr_report_fd, detail, r->detail_len) < 0)
@@ -1597,6 +1602,7 @@ static int gr_say_hello(const struct gr_load *load)
 	hello.startup_len = load->output_len > GR_OUTPUT_KEEP ? GR_OUTPUT_KEEP : load->output_len;
 	hello.startup_total = load->output_total;
 	hello.detail_len = load->detail_len > GR_DETAIL_MAX ? GR_DETAIL_MAX : load->detail_len;
+	hello.nonce = gr_nonce;
 	gr_may_kill = !gr_filtered || hello.pid == 1;
 	if (gr_write_full(GR_FD_STATUS, &hello, sizeof(hello)) < 0 ||
 	    gr_write_full(GR_FD_STATUS, load->output, hello.startup_len) < 0 ||

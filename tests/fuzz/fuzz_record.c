@@ -4,7 +4,8 @@
  *
  * Input: byte 0 says what the grader expects (bit 0: the runner is
  * starting, bit 1: a task is running), bytes 1-4 the running task's case id
- * (host order), the rest is the stream of bytes the runner sent.  The
+ * and bytes 5-12 the runner's secret (host order), the rest is the stream of
+ * bytes the runner sent.  The
  * harness walks the stream as runner.c's slot_input() does (a hello ends
  * the start-up, records are consumed one by one) and checks what the
  * decoder promises:
@@ -13,6 +14,7 @@
  *     output then detail) lies inside it;
  *   - lengths stay within GR_OUTPUT_KEEP / GR_DETAIL_MAX;
  *   - a report is about the running case;
+ *   - a hello, report or forbidden-call record carries the runner's secret;
  *   - decoding is prefix-stable: every shorter prefix of a complete record
  *     is RECORD_INCOMPLETE (the grader reads in pieces and decodes after
  *     each read, so a record must not be taken, or refused, early).
@@ -57,18 +59,19 @@ static void check_complete(const char *buf, size_t len, const struct record_expe
 		return;
 	case RECORD_HELLO:
 		CHECK(x->starting);
-		CHECK(r->hello.magic == GR_MAGIC_HELLO);
+		CHECK(r->hello.magic == GR_MAGIC_HELLO && r->hello.nonce == x->nonce);
 		CHECK(r->hello.startup_len <= GR_OUTPUT_KEEP && r->hello.detail_len <= GR_DETAIL_MAX);
 		header = sizeof(struct gr_hello);
 		payload = (size_t)r->hello.startup_len + r->hello.detail_len;
 		break;
 	case RECORD_FORBID:
-		CHECK(r->report.magic == GR_MAGIC_FORBID);
+		CHECK(r->report.magic == GR_MAGIC_FORBID && r->report.nonce == x->nonce);
 		CHECK(r->size == sizeof(struct gr_report));
 		return;
 	case RECORD_REPORT:
 		CHECK(x->running);
-		CHECK(r->report.magic == GR_MAGIC_REPORT && r->report.case_id == x->case_id);
+		CHECK(r->report.magic == GR_MAGIC_REPORT && r->report.case_id == x->case_id &&
+		      r->report.nonce == x->nonce);
 		CHECK(r->report.output_kept <= GR_OUTPUT_KEEP && r->report.detail_len <= GR_DETAIL_MAX);
 		header = sizeof(struct gr_report);
 		payload = (size_t)r->report.output_kept + r->report.detail_len;
@@ -101,13 +104,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *buf;
 	size_t len;
 
-	if (size < 5)
+	if (size < 13)
 		return 0;
 	x.starting = data[0] & 1;
 	x.running = (data[0] & 2) != 0;
 	memcpy(&x.case_id, data + 1, sizeof(x.case_id));
-	buf = (const char *)data + 5;
-	len = size - 5;
+	memcpy(&x.nonce, data + 5, sizeof(x.nonce));
+	buf = (const char *)data + 13;
+	len = size - 13;
 	for (;;) {
 		struct record r;
 		record_next(buf, len, &x, &r);

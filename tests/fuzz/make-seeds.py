@@ -9,7 +9,8 @@ build/fuzz/stubgen for the real runners: `make fuzz-build` first).
             hellos (C, Python with start-up output, a failed import),
             reports (an answer, output, a crash, memory, output limit, a
             Python exception), a forbidden call, a sandbox failure, and
-            streams of several, each after the harness's 5-byte prefix
+            streams of several, each after the harness's 13-byte prefix
+            (what is expected, the case id, the runner's secret)
   yaml/     problems/*.yaml and tests/unit/data/**.yaml as they are, and
             problem sets (a NUL byte first, files separated by NUL bytes)
   elf/      real runners linked as lang_c.c links them (reference p1 and p4,
@@ -38,26 +39,28 @@ CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
 # ---- records (protocol.h) ----
 HELLO, REPORT, FORBID, SANDBOX = 0x4F4C4548, 0x50455247, 0x44494246, 0x584F4253
 ANSWERED, FORBIDDEN, NOMEM, OUTPUT_LIMIT, CASE_READY = 1, 2, 4, 8, 64
+NONCE = 0x5EC2E7A1B2C3D4E5  # the runner's secret the prefix announces (protocol.h GR_NONCE_LEN)
 
 
-def hello(nfunc=2, present=3, load_kind=0, startup=b"", startup_total=None, detail=b""):
-    h = struct.pack("<IIQIIIIQII", HELLO, nfunc, present, 1, 1, load_kind, len(startup),
-                    len(startup) if startup_total is None else startup_total, len(detail), 0)
-    assert len(h) == 48
+def hello(nfunc=2, present=3, load_kind=0, startup=b"", startup_total=None, detail=b"", nonce=NONCE):
+    h = struct.pack("<IIQIIIIQIIQ", HELLO, nfunc, present, 1, 1, load_kind, len(startup),
+                    len(startup) if startup_total is None else startup_total, len(detail), 0, nonce)
+    assert len(h) == 56
     return h + startup + detail
 
 
 def report(case, answer=0, flags=ANSWERED | CASE_READY, wait_status=0, cpu_us=120, maxrss=1536,
-           output=b"", output_total=None, nomem=0, syscall=0, value_kind=0, detail=b"", magic=REPORT):
-    r = struct.pack("<IIiIqQQQQiIII", magic, case, wait_status, flags, answer, cpu_us, maxrss,
+           output=b"", output_total=None, nomem=0, syscall=0, value_kind=0, detail=b"", magic=REPORT,
+           nonce=NONCE):
+    r = struct.pack("<IIiIqQQQQiIIIIIQ", magic, case, wait_status, flags, answer, cpu_us, maxrss,
                     len(output) if output_total is None else output_total, nomem, syscall,
-                    len(output), value_kind, len(detail))
-    assert len(r) == 72
+                    len(output), value_kind, len(detail), 0, 0, nonce)
+    assert len(r) == 88
     return r + output + detail
 
 
 def prefix(starting, running, case=0):
-    return bytes([(1 if starting else 0) | (2 if running else 0)]) + struct.pack("<I", case)
+    return bytes([(1 if starting else 0) | (2 if running else 0)]) + struct.pack("<IQ", case, NONCE)
 
 
 def record_seeds():
@@ -85,6 +88,8 @@ def record_seeds():
         "stream-partial": prefix(0, 1, 0) + report(0, answer=1) + report(1, answer=1)[:50],
         "wrong-case": prefix(0, 1, 8) + report(9, answer=1),
         "garbage": prefix(1, 1, 0) + b"Hello from a constructor!\n",
+        "hello-no-secret": prefix(1, 0) + hello(nonce=0),
+        "report-wrong-secret": prefix(0, 1, 7) + report(7, answer=1, nonce=NONCE ^ 1),
     }
 
 
