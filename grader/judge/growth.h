@@ -24,18 +24,20 @@
  *            time (not wall-clock: the machine may be busy).  The search
  *            places each size with one run; then the usable sizes get more,
  *            in rounds (one run of each per round: a passing load touches
- *            every size alike), GROWTH_REPS in all (GROWTH_REPS_SLOW over
- *            GROWTH_SLOW_MS), and the LEAST time counts: a busy machine only
+ *            every size alike), GROWTH_REPS_FIRST in all before a class is
+ *            named, GROWTH_REPS (GROWTH_REPS_SLOW over GROWTH_SLOW_MS) when
+ *            that named none, and the LEAST time counts: a busy machine only
  *            ever adds time
  *   sizes    from `sizes[0]`, doubling up to `sizes[1]` (or up by `step:`,
  *            without refinement: the sizes are dense); doubling stops at
  *            a first run over the cap, a run that fails (memory, crash), or when
  *            the budget (GROWTH_BUDGET_MS of CPU per problem, all runs
- *            counted) cannot pay for the next size.  It also stops early
- *            when GROWTH_ENOUGH_POINTS usable points span GROWTH_ENOUGH_SPAN
- *            (the fit is settled), and before a size that the last two
- *            usable points' local exponent puts over 1.5 x the cap (a run
- *            known to be killed would only spend the budget).  When fewer than three
+ *            counted) cannot pay for the next size.  Sequential: it stops
+ *            as soon as GROWTH_ENOUGH_POINTS usable points spanning
+ *            GROWTH_ENOUGH_SPAN of time name one class, on their first
+ *            runs and again on the least of GROWTH_REPS_FIRST; and before
+ *            a size that the last two usable points' local exponent puts
+ *            over GROWTH_TOP_MS (the costliest run, adding least).  When fewer than three
  *            usable points came out because the time jumped past the cap
  *            within one doubling by more than 2^6 (exponential growth does
  *            that), the sizes between the last two are tried in eight even
@@ -44,7 +46,8 @@
  *            / sqrt 2 around the last one under the cap (docs/growth.md).
  *   fit      the fixed cost of a call (starting the case, passing the
  *            input: the fastest time measured, when under GROWTH_FIXED_MAX_MS)
- *            is taken off every time; then least squares of log t over log N,
+ *            is taken off every time when it is one (another size took less
+ *            than 1.5 times as long); then least squares of log t over log N,
  *            over the usable points: those at or above GROWTH_MIN_MS (well
  *            above timer resolution) and under the cap.  At least
  *            GROWTH_MIN_POINTS are needed to say anything (fewer are
@@ -62,10 +65,11 @@
  *            every point within the tolerance (GROWTH_TOLERANCE, or the
  *            points' scatter between runs, up to GROWTH_TOLERANCE_MAX) with
  *            its N^k term at least half the time at the largest size.  One
- *            class fits: it is named.  Two or more, or none: the sentence
- *            says the measurement cannot tell, naming the two classes around
- *            it - after more sizes (halfway between neighbouring ones) and
- *            GROWTH_MORE_REPS more rounds, budget permitting.  With
+ *            class fits and every other misses by more than the tolerance
+ *            plus GROWTH_MARGIN: it is named.  Otherwise the sentence says
+ *            the measurement cannot tell, naming the classes around it -
+ *            after more runs, more sizes (halfway between neighbouring ones)
+ *            and GROWTH_MORE_REPS more rounds, budget permitting.  With
  *            GROWTH_ASIDE_POINTS usable points or more, one size between two
  *            others that lies above the only class fitting the rest is set
  *            aside as slowed (growth_result.set_aside; noise only adds time).
@@ -88,15 +92,18 @@
 #define GROWTH_RUN_CAP_MS 2000u  /* one call's CPU limit: doubling stops past it */
 #define GROWTH_MIN_MS 5.0        /* points under this are too close to timer resolution to fit */
 #define GROWTH_MIN_POINTS 3      /* usable points a class needs: with fewer the sentence says it cannot say */
-#define GROWTH_REPS 5            /* runs per size (the least CPU time counts: noise only adds time) */
+#define GROWTH_REPS_FIRST 2      /* runs of every usable size before a class is named (the least counts) */
+#define GROWTH_REPS 5            /* runs per size when those did not decide (noise only adds time: the least counts) */
 #define GROWTH_REPS_SLOW 3       /*   for sizes whose first run took over GROWTH_SLOW_MS */
 #define GROWTH_SLOW_MS 300.0
 #define GROWTH_EXP_CUTOFF 6.0    /* a fitted exponent above this is exponential growth */
 #define GROWTH_FIXED_MAX_MS 2.5 /* the fastest point, when under this, is a call's fixed cost */
-#define GROWTH_ENOUGH_POINTS 4 /* this many usable points... */
-#define GROWTH_ENOUGH_SPAN 32.0  /* ...whose times span this factor settle the fit: no larger sizes */
+#define GROWTH_ENOUGH_POINTS 4   /* this many usable points... */
+#define GROWTH_ENOUGH_SPAN 32.0  /* ...whose times span this factor, naming one class: no larger sizes */
+#define GROWTH_TOP_MS 1000.0     /* a size predicted to take longer than this is not measured */
 #define GROWTH_TOLERANCE 0.15    /* a class's model must meet every point within e^0.15 (16%)... */
 #define GROWTH_TOLERANCE_MAX 0.3 /*   or within the points' own scatter, up to this */
+#define GROWTH_MARGIN 0.3        /* a class is named only when every other misses by the tolerance plus this */
 #define GROWTH_MORE_REPS 4       /* runs added to each usable size when no class fits alone */
 #define GROWTH_ASIDE_POINTS 5    /* usable points from which one slowed size may be set aside (growth_fit) */
 #define GROWTH_FLAT_EXPONENT 0.5 /* a fitted exponent under this: the time did not grow (no class) */
