@@ -1,6 +1,7 @@
 /* remeasure.c - see remeasure.h */
 #include "judge/remeasure.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,18 @@ static bool starved(const struct run_task *t, const struct judgement *j)
 	return j->verdict == V_JUDGE_ERROR && t->facts.starved;
 }
 
+unsigned remeasure_cap_ms(unsigned cpu_ms)
+{
+	unsigned long long cap = ((unsigned long long)cpu_ms * 100 + REMEASURE_EDGE - 1) / REMEASURE_EDGE;
+	return cap > UINT_MAX ? UINT_MAX : (unsigned)cap;
+}
+
+/* Was the run stopped at its cap (remeasure_cap_ms): past its limit beyond what noise explains? */
+static bool reached_cap(const struct run_task *t, const struct judgement *j)
+{
+	return t->cpu_cap_ms > t->cpu_ms && (unsigned long long)j->cpu_ms + 5 >= t->cpu_cap_ms;
+}
+
 /* Did the run end near its CPU limit (or starved), so that another run could end otherwise? */
 static bool near_edge(const struct run_task *t, const struct judgement *j)
 {
@@ -53,8 +66,9 @@ static bool near_edge(const struct run_task *t, const struct judgement *j)
 		return used >= limit * REMEASURE_EDGE;
 	case V_TIMELIMIT:
 	case V_RUN_ERROR:
-		/* a time limit or a stack's end reached at the CPU limit (verdict.c), not a stop or a crash */
-		return used >= limit * 100;
+		/* a time limit or a stack's end reached at the CPU limit (verdict.c), not a stop or a crash,
+		 * nor a run that went on to its cap */
+		return used >= limit * 100 && !reached_cap(t, j);
 	default:
 		return false;
 	}

@@ -38,6 +38,18 @@
 
 struct remeasure;
 
+/*
+ * The CPU a graded test may run to before it is stopped (run_task.cpu_cap_ms):
+ * 100 / REMEASURE_EDGE times its limit.  The edge says how much noise can add
+ * to an honest run (a correct run at 75 % of its limit may be one that needs
+ * less); by the same measure a run that reaches the cap needed more than the
+ * limit however much noise there was, so it is a time limit at once, with no
+ * second run.  A run that ends between the limit and the cap is a time limit
+ * too (verdict.c past_limit), and is run again like any other near its limit.
+ * So a hopeless test costs 1.33 times its limit instead of 2 (two runs).
+ */
+unsigned remeasure_cap_ms(unsigned cpu_ms);
+
 struct remeasure *remeasure_new(int ntasks);
 
 /*

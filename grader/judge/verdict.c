@@ -272,11 +272,32 @@ static char *out_of_bounds_message(const struct gr_report *r, const struct signa
 }
 
 /* A case child killed by a signal. */
+/*
+ * A graded test runs on past its CPU limit, to its cap (runner.h
+ * cpu_cap_ms), so that a run far past the limit needs no second run
+ * (remeasure.h).  What it did after the limit - an answer, a crash, an
+ * allocation that failed - is what the limit would have cut off: the
+ * verdict is the time limit, as when it is stopped at the limit itself.
+ * Only a stack's end is judged by what it did (recursing_away), and a
+ * forbidden call stays forbidden.
+ */
+static bool past_limit(const struct judgement *j, const struct run_task *t)
+{
+	return t->cpu_cap_ms > t->cpu_ms && j->cpu_ms > t->cpu_ms;
+}
+
+static char *cpu_limit_message(const struct run_task *t)
+{
+	return xasprintf(_("used more than the CPU time limit of %u ms"), t->cpu_ms);
+}
+
 static void judge_signal(struct judgement *j, const struct run_task *t, const struct signature *fn, int sig)
 {
 	const struct gr_report *r = &t->facts.report;
 	unsigned long long mem_kb = (unsigned long long)t->memory_mb << 10;
-	char *bounds = sig == SIGSEGV && (r->flags & GR_OUT_OF_BOUNDS) ? L10N(out_of_bounds_message(r, fn)) : NULL;
+	/* past the limit, an index out of bounds is what the limit would have cut off (past_limit) */
+	char *bounds = sig == SIGSEGV && (r->flags & GR_OUT_OF_BOUNDS) && !past_limit(j, t)
+			       ? L10N(out_of_bounds_message(r, fn)) : NULL;
 
 	if (bounds)
 		decide_message(j, V_RUN_ERROR, bounds);
@@ -284,8 +305,8 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
 	else if (((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU) && recursing_away(t))
 		decide(j, V_RUN_ERROR, runaway_recursion_message(t));
-	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU)
-		decide(j, V_TIMELIMIT, xasprintf(_("used more than the CPU time limit of %u ms"), t->cpu_ms));
+	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU || (past_limit(j, t) && sig != SIGSYS))
+		decide(j, V_TIMELIMIT, cpu_limit_message(t));
 	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("crashed (%s) after using %llu MiB, at the memory limit of %u MiB"),
 						    signal_name(sig), (unsigned long long)r->maxrss_kb >> 10, t->memory_mb));
@@ -487,6 +508,8 @@ static void judge_report(struct judgement *j, const struct run_task *t, const st
 					       "did code before main use up processes, files or memory?)")));
 	else if (r->flags & GR_FORBIDDEN)
 		decide(j, V_FORBIDDEN, forbidden_message(r->syscall_nr));
+	else if (past_limit(j, t) && !WIFSIGNALED(r->wait_status))
+		decide(j, V_TIMELIMIT, cpu_limit_message(t));
 	else if (r->flags & GR_NOMEM)
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("an allocation of %llu bytes failed: the memory limit is %u MiB"),
 						    (unsigned long long)r->nomem_bytes, t->memory_mb));

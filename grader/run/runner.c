@@ -935,6 +935,12 @@ static void runner_lost(struct pool *pool, struct slot *s, bool protocol_error)
 	finish_task(pool, task, protocol_error ? RUN_PROTOCOL : RUN_LOST);
 }
 
+/* The CPU time at which the test is stopped: its limit, or the cap above it (runner.h) */
+static unsigned cpu_stop_ms(const struct run_task *t)
+{
+	return t->cpu_cap_ms > t->cpu_ms ? t->cpu_cap_ms : t->cpu_ms;
+}
+
 static void send_request(struct slot *s, struct run_task *t, int task_index)
 {
 	struct gr_request rq;
@@ -943,7 +949,7 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	rq.size = (uint32_t)t->args.len;
 	rq.case_id = (uint32_t)task_index;
 	rq.function = (uint32_t)t->function;
-	rq.cpu_ms = t->cpu_ms;
+	rq.cpu_ms = cpu_stop_ms(t);
 	rq.memory_mb = t->memory_mb;
 	rq.output_kb = t->output_kb;
 	strbuf_reset(&s->out);
@@ -1385,7 +1391,7 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 		t->facts.startup_cpu_ms = slot_cpu_ms(s);
 		if (t->facts.startup_cpu_ms > (long long)s->startup_ms)
 			t->facts.starved = false;
-	} else if (t->facts.child_known && t->cpu_ms && t->facts.child_cpu_ms > t->cpu_ms) {
+	} else if (t->facts.child_known && t->cpu_ms && t->facts.child_cpu_ms > cpu_stop_ms(t)) {
 		/*
 		 * Nor was a test that used more than its CPU limit: its own CPU timer
 		 * should have ended it, and did not (a constructor that made

@@ -156,6 +156,8 @@ struct run_task {
 	int function;           /* index into the problem's functions */
 	struct strbuf args;     /* encoded arguments (value_encode) */
 	unsigned cpu_ms, wall_ms, memory_mb, output_kb;
+	unsigned cpu_cap_ms;    /* CPU the test may run to before it is stopped, above cpu_ms so that a run far
+				 * past its limit needs no second run (remeasure.h); 0: cpu_ms */
 	unsigned zygote_memory_mb; /* the largest memory limit of the runner's cases */
 	unsigned startup_ms;    /* CPU the runner may use before its hello (its start-up) */
 	bool fresh_runner;      /* run it on a runner started for it (a test run again: remeasure.h) */

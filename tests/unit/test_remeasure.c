@@ -178,6 +178,42 @@ static void test_starved(void **state)
 }
 
 /* A run kept aside when grading stops (interrupted) is freed with the struct (ASan checks). */
+/*
+ * Graded tests run to a cap above their limit (remeasure_cap_ms): one that reached the cap needed more
+ * than 100 / REMEASURE_EDGE times its limit, which noise does not explain - one run; one that ended
+ * between the limit and the cap is run again, as one at the limit was before.
+ */
+static void test_cap(void **state)
+{
+	struct remeasure *rm = remeasure_new(3);
+	struct run_task t;
+	struct judgement j;
+	unsigned cap = remeasure_cap_ms(LIMIT);
+	(void)state;
+	/* 1000 ms at REMEASURE_EDGE 75 %: 1334 ms, the first whole ms at or above 1000 / 0.75 */
+	assert_int_equal(cap, (LIMIT * 100 + REMEASURE_EDGE - 1) / REMEASURE_EDGE);
+	assert_true(cap * REMEASURE_EDGE >= LIMIT * 100 && (cap - 1) * REMEASURE_EDGE < LIMIT * 100);
+	memset(&t, 0, sizeof(t));
+	ran(&t, &j, V_TIMELIMIT, cap, NULL);
+	t.cpu_cap_ms = cap;
+	assert_false(remeasure_finished(rm, 0, &t, &j)); /* stopped at the cap */
+	release(&t, &j);
+	ran(&t, &j, V_TIMELIMIT, LIMIT + 100, NULL);
+	t.cpu_cap_ms = cap;
+	assert_true(remeasure_finished(rm, 1, &t, &j)); /* ended past the limit, before the cap */
+	ran(&t, &j, V_TIMELIMIT, cap, NULL);
+	t.cpu_cap_ms = cap;
+	assert_false(remeasure_finished(rm, 1, &t, &j));
+	assert_int_equal(j.cpu_ms, LIMIT + 100); /* judged on its least CPU */
+	release(&t, &j);
+	ran(&t, &j, V_TIMELIMIT, cap, NULL); /* no cap (not a graded test): at the limit is near the edge */
+	t.cpu_cap_ms = 0;
+	assert_true(remeasure_finished(rm, 2, &t, &j));
+	assert_int_equal(remeasure_count(rm), 2);
+	assert_int_equal(remeasure_runs(rm, 0), 1);
+	remeasure_free(rm);
+}
+
 static void test_free_kept(void **state)
 {
 	struct remeasure *rm = remeasure_new(1);
@@ -201,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_correct_then_timelimit),
 		cmocka_unit_test(test_timelimit_twice),
 		cmocka_unit_test(test_starved),
+		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_free_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
