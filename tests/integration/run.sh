@@ -437,16 +437,44 @@ groups:
       - args: [[4, 5]]
       - args: [[7]]
       - args: [[1, 1, 1, 1]]
+      # rows of some 100 pages each, more than the room the test below leaves (ROOM_PAGES)
+      - args: [{array: {length: [100000, 100000], values: [1, 1]}}]
+        count: 2
+        seed: 7
 EOF
 printf 'long long f(const int *L, int n);\n%s\n' \
 	'long long f(const int *L, int n) { long long s = 0; for (int i = 0; i < n; i++) s += L[i]; return s; }' \
 	>"$TMP/arrays/ref/arrays.c"
-printf 'long long f(const int *L, int n);\nchar table[15 << 20];\n%s\n' \
-	'long long f(const int *L, int n) { long long s = table[n]; for (int i = 0; i < n; i++) s += L[i]; return s; }' \
-	>"$TMP/arrays/sub/arrays.c"
-check "spare: a submission at its memory limit gets every array test right at -j 1" \
-	sh -c '"$1" --cache "$2" --problems "$3/problems" --reference "$3/ref" -j 1 "$3/sub" >"$3/out" 2>&1 &&
-		grep -q "5 of 5 tests passed" "$3/out"' sh "$GRADER" "$CACHE" "$TMP/arrays"
+# The table leaves the test ROOM_PAGES of the limit, fewer than a long row's array needs: a runner whose
+# address space at its hello is over a test's limit is memory-limit for every test (runner.c
+# take_hello), so the largest table that still starts is searched for, a page at a time (some 10
+# gradings: the runner's own pages differ by machine, and by a dozen pages from one start to the next),
+# and ROOM_PAGES taken off it.  A spare that mapped a request's arrays itself would fail the long rows.
+ROOM_PAGES=48
+arrays_table() { # arrays_table PAGES: the submission with a table of PAGES pages of 4 KiB
+	printf 'long long f(const int *L, int n);\nchar table[%d << 12];\n%s\n' "$1" \
+		'long long f(const int *L, int n) { long long s = table[0]; for (int i = 0; i < n; i++) s += L[i]; return s; }' \
+		>"$TMP/arrays/sub/arrays.c"
+}
+arrays_grade() {
+	"$GRADER" --cache "$CACHE" --problems "$TMP/arrays/problems" --reference "$TMP/arrays/ref" -j 1 \
+		"$TMP/arrays/sub" >"$TMP/arrays/out" 2>&1
+}
+lo=$((8 << 8)) hi=$((16 << 8)) # pages: a table of lo starts, one of hi (the whole limit) cannot
+while [ $((hi - lo)) -gt 1 ]; do
+	mid=$(((lo + hi) / 2))
+	arrays_table $mid
+	arrays_grade
+	if grep -q "0 of 7 tests passed" "$TMP/arrays/out"; then hi=$mid; else lo=$mid; fi
+done
+arrays_table $((lo - ROOM_PAGES))
+arrays_grade
+check "spare: a submission $ROOM_PAGES pages short of its memory limit at its start gets every array test right at -j 1, rows of 100 pages too" \
+	grep -q "7 of 7 tests passed" "$TMP/arrays/out"
+arrays_table $((hi + 16))
+arrays_grade
+check "spare: a submission over its memory limit before its tests is memory-limit ($((hi + 16)) pages of table)" \
+	grep -q "already held" "$TMP/arrays/out"
 
 # ---- a missing function costs no idle time ----
 # A problem with two functions; the submission defines only one, and 200 tests of a
