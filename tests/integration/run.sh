@@ -448,7 +448,7 @@ printf 'long long f(const int *L, int n);\n%s\n' \
 # The table leaves the test ROOM_PAGES of the limit, fewer than a long row's array needs: a runner whose
 # address space at its hello is over a test's limit is memory-limit for every test (runner.c
 # take_hello), so the largest table that still starts is searched for, a page at a time (some 10
-# gradings: the runner's own pages differ by machine, and by a dozen pages from one start to the next),
+# gradings: the runner's own pages differ by machine, and by up to some 20 pages from one start to the next),
 # and ROOM_PAGES taken off it.  A spare that mapped a request's arrays itself would fail the long rows.
 ROOM_PAGES=48
 arrays_table() { # arrays_table PAGES: the submission with a table of PAGES pages of 4 KiB
@@ -471,9 +471,9 @@ arrays_table $((lo - ROOM_PAGES))
 arrays_grade
 check "spare: a submission $ROOM_PAGES pages short of its memory limit at its start gets every array test right at -j 1, rows of 100 pages too" \
 	grep -q "7 of 7 tests passed" "$TMP/arrays/out"
-arrays_table $((hi + 16))
+arrays_table $((hi + ROOM_PAGES))
 arrays_grade
-check "spare: a submission over its memory limit before its tests is memory-limit ($((hi + 16)) pages of table)" \
+check "spare: a submission over its memory limit before its tests is memory-limit ($((hi + ROOM_PAGES)) pages of table)" \
 	grep -q "already held" "$TMP/arrays/out"
 
 # ---- a missing function costs no idle time ----
