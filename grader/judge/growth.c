@@ -897,8 +897,13 @@ static bool has_size(const struct growth_result *g, long long n)
 
 /*
  * No single class fits the usable points: more sizes, halfway (x sqrt 2)
- * between neighbouring usable points a doubling apart, each placed with
- * one run and given GROWTH_REPS in rounds, as far as the budget pays.
+ * between neighbouring points a doubling apart, each placed with one run
+ * and given GROWTH_REPS in rounds, as far as the budget pays.  Below the
+ * smallest usable size too, when the halfway size should take
+ * GROWTH_MIN_MS or more: four usable sizes are one fewer than a slowed
+ * one may be set aside from (GROWTH_ASIDE_POINTS; tests/growth's bump in
+ * a CI rehearsal, 2026-11-27: 3072 at 4.6 ms left 6144 to 17378, four
+ * sizes, and "between O(N^2) and O(N^3)").
  * The fit then stands on more sizes over the same span: a size whose
  * runs were all slowed (a machine busy all along: more runs of the same
  * size do not help) weighs less, and may be set aside (growth_fit).  Not
@@ -916,11 +921,13 @@ static void widen(struct measure *m)
 		return;
 	for (int i = 0; i < g->npoints; i++) {
 		const struct growth_point *pt = &g->points[i];
-		if (!usable(pt))
+		double between;
+		if (pt->capped)
 			continue;
-		if (last >= 0 && pt->size >= 2 * g->points[last].size) {
+		between = last >= 0 ? sqrt(pt->ms * g->points[last].ms) : 0;
+		if (usable(pt) && last >= 0 && pt->size >= 2 * g->points[last].size && between >= GROWTH_MIN_MS) {
 			sizes[count] = llround(sqrt((double)pt->size * (double)g->points[last].size));
-			cost[count++] = sqrt(pt->ms * g->points[last].ms);
+			cost[count++] = between;
 		}
 		last = i;
 	}

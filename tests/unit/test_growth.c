@@ -323,6 +323,30 @@ static void test_set_aside(void **state)
 }
 
 /*
+ * The points of a CI rehearsal (2026-11-27, tests/growth's bump: 12288 slowed on purpose): the four
+ * usable sizes cannot set it aside (uneven, "between"); with the size halfway below 6144 that widen()
+ * now measures - its time here is 6144's over 2, the O(N^2) law - there are five, and 12288 is set aside.
+ */
+static void test_set_aside_r11(void **state)
+{
+	static const long long sizes[] = { 4345, 6144, 8689, 12288, 17378 };
+	static const double ms[] = { 17.195 / 2, 17.195, 32.487, 104.654, 134.709 };
+	struct growth_result *g = points_of(sizes + 1, ms + 1, 4, 0.02);
+	(void)state;
+	growth_fit(g);
+	assert_false(g->decided);
+	assert_int_equal(g->set_aside, 0);
+	growth_result_free(g);
+
+	g = points_of(sizes, ms, 5, 0.02);
+	growth_fit(g);
+	assert_true(g->decided);
+	assert_int_equal(g->order, 2);
+	assert_int_equal(g->set_aside, 12288);
+	growth_result_free(g);
+}
+
+/*
  * Times that bend from N^2 to N^3 half-way (a table that leaves the cache): without the smallest size N^3
  * would fit the rest, but the ends are never set aside (a lower-order term shows there): still undecided.
  */
@@ -407,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_slowed_top),
 		cmocka_unit_test(test_uneven),
 		cmocka_unit_test(test_set_aside),
+		cmocka_unit_test(test_set_aside_r11),
 		cmocka_unit_test(test_set_aside_ends),
 		cmocka_unit_test(test_flat),
 		cmocka_unit_test(test_too_few),
