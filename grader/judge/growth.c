@@ -602,11 +602,12 @@ static int measure_size(struct measure *m, long long n, struct growth_point *pt)
 static int runs_wanted(const struct growth_point *pt, int want_fast)
 {
 	int slow = want_fast - (GROWTH_REPS - GROWTH_REPS_SLOW);
+	int least = want_fast < GROWTH_REPS_FIRST ? want_fast : GROWTH_REPS_FIRST;
 	if (!usable(pt))
 		return 1; /* the fit does not use it: one run placed it */
 	if (pt->ms <= GROWTH_SLOW_MS)
 		return want_fast;
-	return slow > GROWTH_REPS_FIRST ? slow : want_fast < GROWTH_REPS_FIRST ? want_fast : GROWTH_REPS_FIRST;
+	return slow > least ? slow : least;
 }
 
 /*

@@ -49,7 +49,7 @@ unsigned remeasure_cap_ms(unsigned cpu_ms)
 /* Was the run stopped at its cap (remeasure_cap_ms): past its limit beyond what noise explains? */
 static bool reached_cap(const struct run_task *t, const struct judgement *j)
 {
-	return t->cpu_cap_ms > t->cpu_ms && (unsigned long long)j->cpu_ms + 5 >= t->cpu_cap_ms;
+	return t->cpu_cap_ms > t->cpu_ms && (unsigned long long)j->cpu_ms + RUN_CPU_TIMER_SLACK_MS >= t->cpu_cap_ms;
 }
 
 /* Did the run end near its CPU limit (or starved), so that another run could end otherwise? */

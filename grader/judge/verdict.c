@@ -303,9 +303,9 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 		decide_message(j, V_RUN_ERROR, bounds);
 	else if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
 		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
-	else if (((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU) && recursing_away(t))
+	else if (((sig == SIGKILL && j->cpu_ms + RUN_CPU_TIMER_SLACK_MS >= t->cpu_ms) || sig == SIGXCPU) && recursing_away(t))
 		decide(j, V_RUN_ERROR, runaway_recursion_message(t));
-	else if ((sig == SIGKILL && j->cpu_ms + 5 >= t->cpu_ms) || sig == SIGXCPU || (past_limit(j, t) && sig != SIGSYS))
+	else if ((sig == SIGKILL && j->cpu_ms + RUN_CPU_TIMER_SLACK_MS >= t->cpu_ms) || sig == SIGXCPU || (past_limit(j, t) && sig != SIGSYS))
 		decide(j, V_TIMELIMIT, cpu_limit_message(t));
 	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("crashed (%s) after using %llu MiB, at the memory limit of %u MiB"),

@@ -112,6 +112,14 @@ enum run_outcome {
  */
 #define RUN_STARVED_WALL_FACTOR 4u
 
+/*
+ * A run stopped by its CPU timer (SIGKILL at cpu_ms, or at cpu_cap_ms) can
+ * show up to this much less CPU than the timer's setting: the process's
+ * CPU clock and the times read after its death are accounted at different
+ * moments.  A kill within it of the timer's setting is the timer's.
+ */
+#define RUN_CPU_TIMER_SLACK_MS 5u
+
 struct run_facts {
 	enum run_outcome outcome;
 	bool starting;           /* it happened before the runner's hello */
