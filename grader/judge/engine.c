@@ -468,9 +468,22 @@ static void skip_task(struct plan *plan, int i, const char *why)
 	skip_task_with(plan, i, L10N(xstrdup(_(why))));
 }
 
-/* Why a test after REPEATED_FAILURES failures in a row that ended as v was not run, in words. */
-static char *repeated_message(enum verdict v)
+/*
+ * Why a test after REPEATED_FAILURES failures in a row that ended as v was
+ * not run, in words; elsewhere: after one such failure, the row having been
+ * in an earlier group of the problem (note_repeated).
+ */
+static char *repeated_message(enum verdict v, bool elsewhere)
 {
+	if (elsewhere)
+		return xasprintf(P_("not run: the test before it in this group failed the same way (%s) as %d test "
+				    "in a row of an earlier group of this problem; the rest would most likely too. "
+				    "--all-tests runs every test, as the instructor's grading does",
+				    "not run: the test before it in this group failed the same way (%s) as %d tests "
+				    "in a row of an earlier group of this problem; the rest would most likely too. "
+				    "--all-tests runs every test, as the instructor's grading does",
+				    REPEATED_FAILURES),
+				 verdict_words(v), REPEATED_FAILURES);
 	return xasprintf(P_("not run: the %d test before it in this group failed the same way (%s); "
 			    "the rest would most likely too. --all-tests runs every test, as the instructor's grading does",
 			    "not run: the %d tests before it in this group failed the same way (%s); "
@@ -478,6 +491,26 @@ static char *repeated_message(enum verdict v)
 			    REPEATED_FAILURES),
 			 REPEATED_FAILURES, verdict_words(v));
 }
+
+/*
+ * Which tests of a student's run are past their group's stop, in order[]
+ * (engine_options.skip_repeated_failures): a group stops after
+ * REPEATED_FAILURES failures in a row of one costly kind (repeats), and
+ * such a row makes that kind explained for the problem: a later group of
+ * it stops after one such failure (p3's endless recursion then fills the
+ * stack 6 times, not 10).  One walk over the final verdicts decides every
+ * skip (settle_repeated); the same walk, run live over the finished prefix
+ * of order[] (advance_live), tells which kinds are explained while tests
+ * still run, so that tests are not handed out for nothing - and it can
+ * only ever stop a group at or after where the final walk will.
+ */
+struct repeat_walk {
+	int next;                /* the next place in order[] */
+	int grp, row;            /* the group walked, and its failures in a row of one kind so far */
+	bool elsewhere;          /* the group stopped after one failure of an explained kind */
+	enum verdict last;       /* the kind of the row */
+	unsigned *explained;     /* by problem: bit v once a row of v stopped one of its groups */
+};
 
 /*
  * The all-or-nothing policy, as the pool's client: tests in the order of
@@ -505,6 +538,12 @@ struct grading {
 	int *repeated_at;        /* by group: the place in order[] of the test that made REPEATED_FAILURES
 				  * failures in a row; the tests after it are not run.  INT_MAX: none yet */
 	enum verdict *repeated;  /* by group: how those failures ended */
+	bool *repeated_elsewhere;/* by group: after one failure, the row being an earlier group's (repeat_walk) */
+	bool *finished;          /* by task: its verdict is final, or it was not handed out */
+	struct repeat_walk live; /* over order[0..live.next): every test there finished */
+	struct repeat_walk final;/* settle_repeated's, phase after phase */
+	int *explained_at;       /* by problem * V_COUNT + verdict: where in order[] the live walk met a row
+				  * of that verdict that stopped a group; INT_MAX: none */
 	struct engine_progress now; /* for opts.progress: tests done, failures so far (a display, no policy) */
 };
 
@@ -559,20 +598,69 @@ static int group_of(const struct grading *g, int i)
 static bool repeats(const struct grading *g, int i, enum verdict *v)
 {
 	*v = g->plan->judged[i].verdict;
-	return g->settled[i] && !failed_to_start(g->plan, i) &&
-	       (*v == V_TIMELIMIT || *v == V_MEMORY_LIMIT || *v == V_RUN_ERROR || *v == V_OUTPUT_LIMIT);
+	return g->settled[i] && !failed_to_start(g->plan, i) && verdict_is_costly(*v);
+}
+
+/*
+ * One step of a repeat_walk: test order[w->next], whose verdict is final.
+ * Returns true when it is past its group's stop (w->last and w->elsewhere
+ * say why).  at (NULL: not kept): where each kind was first explained.
+ */
+static bool walk_step(struct grading *g, struct repeat_walk *w, int *at)
+{
+	int n = w->next++, i = g->order[n], prob = g->plan->problem[i];
+	enum verdict v;
+
+	if (group_of(g, i) != w->grp) {
+		w->grp = group_of(g, i);
+		w->row = 0;
+		w->elsewhere = false;
+	}
+	if (w->row >= REPEATED_FAILURES || w->elsewhere)
+		return true;
+	if (!repeats(g, i, &v)) {
+		w->row = 0;
+		return false;
+	}
+	w->row = w->row && v == w->last ? w->row + 1 : 1;
+	w->last = v;
+	if (w->row >= REPEATED_FAILURES && !(w->explained[prob] & (1u << v))) {
+		w->explained[prob] |= 1u << v;
+		if (at)
+			at[prob * V_COUNT + v] = n;
+	} else if (w->row < REPEATED_FAILURES && (w->explained[prob] & (1u << v))) {
+		w->elsewhere = true;
+	}
+	return false;
+}
+
+static void walk_init(struct repeat_walk *w, int from, int nproblems)
+{
+	memset(w, 0, sizeof(*w));
+	w->next = from;
+	w->grp = -1;
+	w->explained = xcalloc((size_t)nproblems + 1, sizeof(unsigned));
+}
+
+/* The live walk over every test of order[] now finished, from where it was. */
+static void advance_live(struct grading *g)
+{
+	while (g->live.next < g->plan->ntasks && g->finished[g->order[g->live.next]])
+		walk_step(g, &g->live, g->explained_at);
 }
 
 /*
  * Task i has its final verdict: if it completes REPEATED_FAILURES failures
  * in a row of its group that ended the same way (tests not yet settled break
- * a row), the group's tests after the first such row are not handed out.
+ * a row), or is one failure of a kind the live walk found explained before
+ * it, the group's tests after it are not handed out.
  */
 static void note_repeated(struct grading *g, int i)
 {
 	int grp = group_of(g, i), first = g->pos[i], last = g->pos[i];
 	enum verdict v, w;
 
+	advance_live(g);
 	if (!repeats(g, i, &v))
 		return;
 	while (first > 0 && group_of(g, g->order[first - 1]) == grp && repeats(g, g->order[first - 1], &w) && w == v)
@@ -583,37 +671,40 @@ static void note_repeated(struct grading *g, int i)
 	if (last - first + 1 >= REPEATED_FAILURES && first + REPEATED_FAILURES - 1 < g->repeated_at[grp]) {
 		g->repeated_at[grp] = first + REPEATED_FAILURES - 1;
 		g->repeated[grp] = v;
+		g->repeated_elsewhere[grp] = false;
+	}
+	if (g->explained_at[g->plan->problem[i] * V_COUNT + v] < g->pos[i] && g->pos[i] < g->repeated_at[grp]) {
+		g->repeated_at[grp] = g->pos[i];
+		g->repeated[grp] = v;
+		g->repeated_elsewhere[grp] = true;
 	}
 }
 
 /*
- * The verdicts of a student's run, independent of -j and timing: in file
- * order, everything after a group's first REPEATED_FAILURES failures in a
- * row of one kind is not run, whatever it did (with two slots, some may
- * have run meanwhile).  For the tests order[from..to).
+ * The verdicts of a student's run, independent of -j and timing: the walk
+ * over order[] (repeat_walk) in file order, and every test past its
+ * group's stop is not run, whatever it did (with two slots, some may have
+ * run meanwhile).  For the tests order[from..to): the walk goes on from
+ * the phase before (a public group's row explains a hidden group's failure).
  */
 static void settle_repeated(struct grading *g, int from, int to)
 {
-	int row = 0, grp = -1;
-	enum verdict last = V_CORRECT, v;
-
-	for (int n = from; n < to; n++) {
-		int i = g->order[n];
-		if (group_of(g, i) != grp) {
-			grp = group_of(g, i);
-			row = 0;
-		}
-		if (row >= REPEATED_FAILURES) {
-			skip_task_with(g->plan, i, L10N(repeated_message(last)));
-			continue;
-		}
-		if (!repeats(g, i, &v)) {
-			row = 0;
-			continue;
-		}
-		row = row && v == last ? row + 1 : 1;
-		last = v;
+	struct repeat_walk *w = &g->final;
+	w->next = from;
+	while (w->next < to) {
+		int i = g->order[w->next];
+		if (walk_step(g, w, NULL))
+			skip_task_with(g->plan, i, L10N(repeated_message(w->last, w->elsewhere)));
 	}
+}
+
+/* Task i is not handed out: skipped with message (taken), and done for the display and the live walk. */
+static void not_handed_out(struct grading *g, int i, char *message)
+{
+	skip_task_with(g->plan, i, message);
+	g->now.done++;
+	if (g->finished)
+		g->finished[i] = true;
 }
 
 static int grading_next(void *ctx)
@@ -627,18 +718,16 @@ static int grading_next(void *ctx)
 		int i = g->order[g->next++];
 		bool *failed;
 		if (g->stopped) {
-			skip_task(g->plan, i, STOPPED_MESSAGE);
-			g->now.done++;
+			not_handed_out(g, i, L10N(xstrdup(_(STOPPED_MESSAGE))));
 			continue;
 		}
 		if (all_or_nothing(g, i, &failed) && *failed && !g->start_failed[g->plan->problem[i]]) {
-			skip_task(g->plan, i, SKIPPED_MESSAGE);
-			g->now.done++;
+			not_handed_out(g, i, L10N(xstrdup(_(SKIPPED_MESSAGE))));
 			continue;
 		}
 		if (g->repeated_at && g->pos[i] > g->repeated_at[group_of(g, i)]) {
-			skip_task_with(g->plan, i, L10N(repeated_message(g->repeated[group_of(g, i)])));
-			g->now.done++;
+			int grp = group_of(g, i);
+			not_handed_out(g, i, L10N(repeated_message(g->repeated[grp], g->repeated_elsewhere[grp])));
 			continue;
 		}
 		show_progress(g, i);
@@ -663,8 +752,9 @@ static void grading_finished(void *ctx, int i)
 		g->stopped = true;
 	if (all_or_nothing(g, i, &failed) && g->plan->judged[i].verdict != V_CORRECT)
 		*failed = true;
-	if (g->repeated_at && !all_or_nothing(g, i, &failed)) {
-		g->settled[i] = true;
+	if (g->repeated_at) {
+		g->finished[i] = true;
+		g->settled[i] = !all_or_nothing(g, i, &failed);
 		note_repeated(g, i);
 	}
 }
@@ -745,10 +835,17 @@ static void grading_init(struct grading *g, const struct engine *e, struct plan 
 		g->settled = xcalloc((size_t)plan->ntasks + 1, sizeof(bool));
 		g->repeated_at = xcalloc((size_t)ngroups + 1, sizeof(int));
 		g->repeated = xcalloc((size_t)ngroups + 1, sizeof(enum verdict));
+		g->repeated_elsewhere = xcalloc((size_t)ngroups + 1, sizeof(bool));
+		g->finished = xcalloc((size_t)plan->ntasks + 1, sizeof(bool));
+		g->explained_at = xcalloc((size_t)e->nproblems * V_COUNT + 1, sizeof(int));
+		walk_init(&g->live, 0, e->nproblems);
+		walk_init(&g->final, 0, e->nproblems);
 		for (int n = 0; n < plan->ntasks; n++)
 			g->pos[g->order[n]] = n;
 		for (int k = 0; k < ngroups; k++)
 			g->repeated_at[k] = INT_MAX;
+		for (int k = 0; k < e->nproblems * V_COUNT; k++)
+			g->explained_at[k] = INT_MAX;
 	}
 	g->now.total = plan->ntasks;
 	g->now.phase = compare ? "testing" : "reference";
@@ -769,6 +866,11 @@ static void grading_release(struct grading *g)
 	free(g->settled);
 	free(g->repeated_at);
 	free(g->repeated);
+	free(g->repeated_elsewhere);
+	free(g->finished);
+	free(g->explained_at);
+	free(g->live.explained);
+	free(g->final.explained);
 	memset(g, 0, sizeof(*g));
 }
 

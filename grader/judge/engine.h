@@ -79,6 +79,8 @@ struct engine_options {
 				    * (file order) failed the same costly way (time or memory limit, a crash, too
 				    * much output), the rest of the group is not run: skipped, saying why.  What
 				    * it leaves out would most likely fail the same way and costs the most time.
+				    * Such a row explains that kind for the problem: a later group stops after
+				    * one such failure (engine.c repeat_walk).
 				    * Off for every grade that counts (batch, --show-hidden, --all-tests) */
 	enum growth_when growth;   /* when to measure how a problem's time grows (context.h, growth.h) */
 	FILE *log;                 /* progress and warnings ("grader: ..."); NULL: silent */

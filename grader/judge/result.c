@@ -37,6 +37,11 @@ const char *verdict_words(enum verdict v)
 	return v < V_COUNT ? _(verdicts[v].words) : _("could not be judged");
 }
 
+bool verdict_is_costly(enum verdict v)
+{
+	return v == V_TIMELIMIT || v == V_MEMORY_LIMIT || v == V_RUN_ERROR || v == V_OUTPUT_LIMIT;
+}
+
 int verdict_from_name(const char *name)
 {
 	for (int v = 0; v < V_COUNT; v++)

@@ -40,6 +40,8 @@ enum verdict {
 
 const char *verdict_name(enum verdict v);        /* "wrong-answer" */
 const char *verdict_words(enum verdict v);       /* "wrong answer" for students */
+/* A failure that spends a limit or prints too much (time, memory, a crash, output): what REPEATED_FAILURES counts */
+bool verdict_is_costly(enum verdict v);
 int verdict_from_name(const char *name);         /* -1 if unknown */
 
 /* What came back from a Python function that is no number: the hint follows it (report_hint). */

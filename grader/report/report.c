@@ -64,6 +64,11 @@ void report_not_run(struct strbuf *sb, const struct view_group *g)
 	if (g->group->scoring == SCORE_ALL_OR_NOTHING)
 		strbuf_addf(sb, P_("%d test not run: an earlier test of this all-or-nothing group failed",
 				   "%d tests not run: an earlier test of this all-or-nothing group failed", n), n);
+	else if (g->stopped_elsewhere)
+		strbuf_addf(sb, P_("%d test not run: the test before it failed the same way as %d tests in a row of an "
+				   "earlier group (--all-tests runs it)",
+				   "%d tests not run: the test before them failed the same way as %d tests in a row of an "
+				   "earlier group (--all-tests runs them)", n), n, REPEATED_FAILURES);
 	else
 		strbuf_addf(sb, P_("%d test not run: the %d tests before it failed the same way (--all-tests runs it)",
 				   "%d tests not run: the %d tests before them failed the same way (--all-tests runs them)",

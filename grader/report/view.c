@@ -24,6 +24,23 @@ static enum returned_kind group_returned(const struct group *grp, const struct t
 	return r;
 }
 
+/*
+ * Did the group stop after fewer than REPEATED_FAILURES failures of one kind in
+ * a row (case order), because an earlier group had failed that way so often?
+ */
+static bool stopped_elsewhere(const struct group *grp, const struct test_result *tests)
+{
+	int row = 0;
+	for (int k = grp->first_case; k < grp->first_case + grp->ncases && grp->scoring != SCORE_ALL_OR_NOTHING; k++) {
+		const struct test_result *t = &tests[k];
+		if (t->verdict == V_SKIPPED)
+			return row > 0 && row < REPEATED_FAILURES;
+		row = verdict_is_costly(t->verdict) && row && t->verdict == tests[k - 1].verdict ? row + 1
+		      : verdict_is_costly(t->verdict) ? 1 : 0;
+	}
+	return false;
+}
+
 /* Counts over a group whose tests are listed: the facts as they are. */
 static void tally_listed(struct view_tally *tl, const struct group *grp, const struct test_result *t)
 {
@@ -229,6 +246,7 @@ static void build_problem(struct view_problem *vp, const struct problem_result *
 		vg->group = grp;
 		vg->listed = instructor || grp->visibility == VIS_PUBLIC;
 		vg->returned = group_returned(grp, pr->tests);
+		vg->stopped_elsewhere = stopped_elsewhere(grp, pr->tests);
 		if (!vg->listed) {
 			tally_counts_only(&vg->tally, grp, pr->tests);
 			tally_add(&vp->unlisted, &vg->tally);

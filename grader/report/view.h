@@ -97,6 +97,8 @@ struct view_group {
 	int ntests;                /* listed: tally.tests; else 0 */
 	const struct shrunk_input *revealed; /* not listed: its smallest failing input, when the grading was asked
 				    * to reveal it (engine_options.reveal_hidden, after the deadline); else NULL */
+	bool stopped_elsewhere;    /* its tests not run came after one failure of a kind an earlier group of the
+				    * problem failed REPEATED_FAILURES times in a row (engine.c repeat_walk) */
 	enum returned_kind returned; /* every failing test returned None (RETURNED_NONE), or no number
 				  * (RETURNED_OTHER_TYPE): the hint says so instead of the group's
 				  * (report_hint).  Also for a hidden group: one bit about its failures,

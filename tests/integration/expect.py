@@ -317,23 +317,29 @@ COSTLY = {"timelimit", "memory-limit", "run-error", "output-limit"}
 
 def repeated_rule(sp):
     """In the student's listed groups, a test of a points-per-test group is skipped only after REPEATED tests
-    in a row (file order) ended with the same costly verdict, and then every later test of the group is.
-    (The converse - such a row always stops the group - does not hold where the program failed before
-    its tests, which costs nothing: tests/integration's typical-mistakes fixtures check that it stops.)"""
+    in a row (file order) ended with the same costly verdict, or after one that ended as REPEATED in a row of
+    an earlier group of the problem did; and then every later test of the group is.  (The converse - such a
+    row always stops the group - does not hold where the program failed before its tests, which costs
+    nothing: tests/integration's typical-mistakes fixtures check that it stops.)"""
     bad = []
+    explained = set()  # costly verdicts an earlier group failed REPEATED times in a row
     for g in sp["groups"]:
         if not g["listed"] or g["scoring"] != "sum":
             continue
-        row, last, stopped = 0, None, False
+        row, last, stopped, rows = 0, None, False, set()
         for t in [t for t in sp["tests"] if t.get("group") == g["name"]]:
             v = t["verdict"]
-            if stopped != (v == "skipped") and (stopped or row < REPEATED):
-                bad.append(f"{sp['id']}/{t['name']}: {v} after {row} {last} in a row")
+            may_stop = row >= REPEATED or (row >= 1 and last in explained)
+            if stopped != (v == "skipped") and (stopped or not may_stop):
+                bad.append(f"{sp['id']}/{t['name']}: {v} after {row} {last} in a row (explained: {sorted(explained)})")
                 break
             stopped = v == "skipped"
             if not stopped:
                 row = row + 1 if v in COSTLY and v == last else (1 if v in COSTLY else 0)
                 last = v
+                if row >= REPEATED:
+                    rows.add(v)
+        explained |= rows
     return bad
 
 

@@ -384,6 +384,25 @@ sys.exit(not (a["show_hidden"] is False
               and all(g["skipped"] == 0 for p in a["problems"] for g in p["groups"] if g["scoring"] == "sum")
               and abs(a["score"] - shown["score"]) < 1e-6 and "--all-tests runs" not in text and "(up to " not in text))
 ' "$TMP/all-tests.json" "$TMP/fx-typical-mistakes.shown.json" "$TMP/all-tests.txt"
+	# p3's endless recursion: course stops after 3 stack overflows in a row, and every later group after
+	# one (small; medium is all-or-nothing; large, hidden) - the same tests at -j 1 and -j 2
+	grade explained-j1 "$TMP/sub/typical-mistakes" --only p3 --no-growth --no-shrink -j 1
+	grade explained-j2 "$TMP/sub/typical-mistakes" --only p3 --no-growth --no-shrink -j 2
+	check "p3 stops a later group after one failure a group before explained, at -j 1 as at -j 2" \
+		python3 -c '
+import json, sys
+runs = [json.load(open(p)) for p in sys.argv[1:3]]
+texts = [open(p).read() for p in sys.argv[3:5]]
+verdicts = [[(t["name"], t["verdict"]) for t in r["problems"][0]["tests"]] for r in runs]
+groups = {g["name"]: g for g in runs[0]["problems"][0]["groups"]}
+ran = lambda g: [v for n, v in verdicts[0] if n.startswith(g + "/") and v != "skipped"]
+print(ran("course"), ran("small"), file=sys.stderr)
+sys.exit(not (verdicts[0] == verdicts[1] and ran("course") == ["run-error"] * 3 and ran("small") == ["run-error"]
+              and groups["small"]["skipped"] == groups["small"]["tests"] - 1
+              and (groups["large"]["passed"], groups["large"]["failed"], groups["large"]["skipped"]) == (0, 1, 19)
+              and all("tests not run: the test before them failed the same way as 3 tests in a row of an earlier group"
+                      in t for t in texts)))
+' "$TMP/explained-j1.json" "$TMP/explained-j2.json" "$TMP/explained-j1.txt" "$TMP/explained-j2.txt"
 fi
 
 # ---- a link error comes before the compile's warnings (issue 31) ----
