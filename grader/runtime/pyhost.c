@@ -81,8 +81,10 @@ static const char *const forbidden_events[] = {
 	"urllib.", "http.client.", "ftplib.", "smtplib.", "webbrowser.", "mmap.", "fcntl.", "resource.",
 	/* a code object built by hand (types.CodeType, code.replace) can read and write past its constants:
 	 * raw memory, raw system calls, the runtime's own state (tests/hostile py-bytecode-*); no solution
-	 * needs one */
-	"code.__new__",
+	 * needs one.  marshal builds code objects without code.__new__ (py-marshal-*, red team 39): the
+	 * secret read and every test answered in the zygote.  The interpreter's own loading of .pyc files
+	 * calls marshal.loads too, but every file is refused once the hook is armed (audit_open) */
+	"code.__new__", "marshal.loads", "marshal.load",
 	NULL,
 };
 
