@@ -26,6 +26,10 @@
 #       same in Python) beside the reference, graded as a student grades
 #       (default options: shrinking and growth on), C and Python, medians and
 #       their ratio;
+#   (h) the stack limit's cost: the CPU a recursion without a base case
+#       spends filling its stack (256 MiB, the memory limit) until the
+#       overflow is reported, per test, beside the same tests answered at
+#       once;
 #   (g) how many tests of the whole reference (C and Python, hidden tests
 #       too) were measured again near their CPU limit and the CPU that cost,
 #       against the tests' CPU and the grader's, idle and beside two busy
@@ -33,7 +37,8 @@
 # Each figure is the median wall time of several runs (hyperfine when installed,
 # else 3 runs; the reference answers are cached beforehand).  Uses bin/grader, the optimised build.
 # $GRADER overrides the grader, $BENCH_RUNS the number of runs, BENCH_ONLY=c,
-# BENCH_ONLY=python, BENCH_ONLY=mutate, BENCH_ONLY=mistakes or BENCH_ONLY=remeasure runs only that part.
+# BENCH_ONLY=python, BENCH_ONLY=mutate, BENCH_ONLY=mistakes, BENCH_ONLY=stack or BENCH_ONLY=remeasure runs
+# only that part.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
@@ -252,8 +257,76 @@ mistakes_bench() {
 			printf "  %-6s reference %6.2f s   %s %6.2f s   ratio %.1fx (goal: 3x)\n", l, r / 1e6, d, m / 1e6, m / r }'
 	done
 }
+# (h) the stack limit's cost: STACK_TESTS tests of a recursion without a base case, each to the stack's
+# end, against the same tests answered at once: the grader's CPU (its process tree, from wait4), user
+# and system, medians of BENCH_RUNS runs (-j 1; --all-tests: every test runs)
+STACK_TESTS=10
+stack_runs() { # stack_runs SUBMISSION: BENCH_RUNS lines "SUBMISSION user_ms system_ms overflows tests"
+	i=0
+	while [ "$i" -lt "$BENCH_RUNS" ]; do
+		python3 - "$GRADER" "$CACHE" "$TMP" "$1" <<'PY'
+import json, os, subprocess, sys
+grader, cache, tmp, sub = sys.argv[1:5]
+with open(os.devnull, "w") as null:
+    p = subprocess.Popen([grader, "--cache", cache, "-j", "1", "--all-tests", "--no-shrink", "--no-growth",
+                          "--problems", tmp + "/stack-problems", "--reference", tmp + "/stack-ref",
+                          "--format", "json:" + tmp + "/stack.json", tmp + "/" + sub], stdout=null, stderr=null)
+    _, status, ru = os.wait4(p.pid, 0)
+msgs = [t.get("message") or "" for p in json.load(open(tmp + "/stack.json"))["problems"] for t in p["tests"]]
+print(sub, round(ru.ru_utime * 1000), round(ru.ru_stime * 1000), sum("stack overflow" in m for m in msgs), len(msgs))
+PY
+		i=$((i + 1))
+	done
+}
+stack_bench() {
+	mkdir -p "$TMP/stack-problems" "$TMP/stack-ref" "$TMP/stack-sub"
+	cat >"$TMP/stack-problems/dive.yaml" <<EOF
+# the stack limit's cost (tools/bench.sh, part h)
+id: dive
+title: Stack benchmark
+source: dive.c
+functions:
+  - long long dive(long long x)
+limits:
+  cpu_ms: 10000
+  memory_mb: 256
+groups:
+  - name: deep
+    visibility: public
+    scoring: sum
+    points: 1
+    cases:
+      - args: [{range: [1, $STACK_TESTS]}]
+EOF
+	printf 'long long dive(long long x);\nlong long dive(long long x) { return x; }\n' >"$TMP/stack-ref/dive.c"
+	# not a tail call, which gcc -O2 makes a loop: the first call recurses until the stack ends
+	printf 'long long dive(long long x);\nlong long dive(long long x) { return dive(x + 1) ^ dive(x + 2); }\n' \
+		>"$TMP/stack-sub/dive.c"
+	echo
+	echo "(h) the stack limit's cost: $STACK_TESTS tests of a recursion without a base case, each to the end of its"
+	echo "    256 MiB stack (-j 1, --all-tests; THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none))"
+	stack_runs stack-ref >/dev/null # the reference's answers, cached
+	{ stack_runs stack-ref; stack_runs stack-sub; } | awk -v n="$STACK_TESTS" '
+	function median(a, k,   i, j, t) {
+		for (i = 2; i <= k; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+	}
+	$1 == "stack-sub" { k++; u[k] = $2; s[k] = $3; c[k] = $2 + $3; so = $4; tests = $5 }
+	$1 == "stack-ref" { r++; ru[r] = $2; rs[r] = $3; rc[r] = $2 + $3 }
+	END {
+		mr = median(rc, r); ms = median(c, k)
+		printf "  answered at once: %d ms CPU (user %d, system %d); to the stack'"'"'s end: %d ms (user %d, system %d)\n",
+			mr, median(ru, r), median(rs, r), ms, median(u, k), median(s, k)
+		printf "  the stack'"'"'s end costs %.0f ms of CPU per test (%d of %d tests reported as a stack overflow)\n",
+			(ms - mr) / n, so, tests
+	}'
+}
 if [ "${BENCH_ONLY:-}" = mutate ]; then
 	mutate_bench
+	exit 0
+fi
+if [ "${BENCH_ONLY:-}" = stack ]; then
+	stack_bench
 	exit 0
 fi
 if [ "${BENCH_ONLY:-}" = mistakes ]; then
@@ -385,6 +458,7 @@ ratios "$py_j1" "$py_j2" "$(py_loop)" "$floor" "$floor" "$harness" "sequential"
 [ "${BENCH_ONLY:-}" = python ] && exit 0
 mutate_bench
 mistakes_bench
+stack_bench
 remeasure_bench
 
 [ "${BENCH_BATCH:-1}" = 0 ] && exit 0
