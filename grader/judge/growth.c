@@ -849,6 +849,52 @@ static void refine_geometric(struct measure *m, const struct growth_point *below
 	}
 }
 
+static int compare_points(const void *a, const void *b)
+{
+	const struct growth_point *x = a, *y = b;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/* Is there a point of size n already? */
+static bool has_size(const struct growth_result *g, long long n)
+{
+	for (int i = 0; i < g->npoints; i++)
+		if (g->points[i].size == n)
+			return true;
+	return false;
+}
+
+/*
+ * The size halfway (x sqrt 2) between the smallest usable point and the
+ * point below it, when that one was just too fast to use and the halfway
+ * size should take GROWTH_MIN_MS or more (the geometric mean of their
+ * times): the cheapest size that adds a usable point.  The C cubic's 384
+ * takes about 5 ms, on one side of the line or the other from run to run;
+ * below it, 543 (some 14 ms) completes the three usable sizes that the
+ * halfway size above 1536 (2172: 0.6 s a run, run again in rounds) did
+ * before - growth's cost went from 0.6 s to 1.8 or 3.3 s of CPU by which
+ * side 384 fell on.  True when it was measured.
+ */
+static bool refine_below(struct measure *m)
+{
+	struct growth_result *g = m->g;
+	const struct growth_spec *gs = &m->p->growth;
+	int low = -1;
+	long long n;
+	for (int i = 0; i < g->npoints && low < 0; i++)
+		if (usable(&g->points[i]))
+			low = i;
+	if (low < 1 || g->points[low - 1].capped || g->points[low].size < 2 * g->points[low - 1].size ||
+	    sqrt(g->points[low].ms * g->points[low - 1].ms) < GROWTH_MIN_MS)
+		return false;
+	n = llround(sqrt((double)g->points[low].size * (double)g->points[low - 1].size));
+	if (has_size(g, n) || n < gs->from || n > gs->to || !affordable(m, g->points[low].ms))
+		return false;
+	add_point(m, n);
+	qsort(g->points, (size_t)g->npoints, sizeof(g->points[0]), compare_points);
+	return true;
+}
+
 /*
  * Fewer than three usable points because the last size went over the cap,
  * or the doubling stopped before it: fill in.  A jump past the cap by more than 2^6 from the size before is
@@ -870,6 +916,8 @@ static void refine(struct measure *m)
 		 * around the last one are under the cap: measure those rather than
 		 * fit two points.
 		 */
+		if (refine_below(m) && refined(g))
+			return;
 		if (usable(&g->points[g->npoints - 1]))
 			refine_geometric(m, &g->points[g->npoints - 1]);
 		return;
@@ -879,21 +927,6 @@ static void refine(struct measure *m)
 		refine_linear(m, below, g->points[g->npoints - 1].size);
 	else
 		refine_geometric(m, below);
-}
-
-static int compare_points(const void *a, const void *b)
-{
-	const struct growth_point *x = a, *y = b;
-	return x->size < y->size ? -1 : x->size > y->size;
-}
-
-/* Is there a point of size n already? */
-static bool has_size(const struct growth_result *g, long long n)
-{
-	for (int i = 0; i < g->npoints; i++)
-		if (g->points[i].size == n)
-			return true;
-	return false;
 }
 
 /*
