@@ -271,7 +271,6 @@ static char *out_of_bounds_message(const struct gr_report *r, const struct signa
 	return strbuf_detach(&m);
 }
 
-/* A case child killed by a signal. */
 /*
  * A graded test runs on past its CPU limit, to its cap (runner.h
  * cpu_cap_ms), so that a run far past the limit needs no second run
@@ -291,6 +290,13 @@ static char *cpu_limit_message(const struct run_task *t)
 	return xasprintf(_("used more than the CPU time limit of %u ms"), t->cpu_ms);
 }
 
+/* Was the case child stopped by its CPU limit: killed by the runtime's CPU timer there, or SIGXCPU? */
+static bool cpu_timer_stopped(const struct judgement *j, const struct run_task *t, int sig)
+{
+	return (sig == SIGKILL && j->cpu_ms + RUN_CPU_TIMER_SLACK_MS >= t->cpu_ms) || sig == SIGXCPU;
+}
+
+/* A case child killed by a signal. */
 static void judge_signal(struct judgement *j, const struct run_task *t, const struct signature *fn, int sig)
 {
 	const struct gr_report *r = &t->facts.report;
@@ -303,9 +309,9 @@ static void judge_signal(struct judgement *j, const struct run_task *t, const st
 		decide_message(j, V_RUN_ERROR, bounds);
 	else if ((sig == SIGSEGV || sig == SIGBUS) && (r->flags & GR_STACK_OVERFLOW))
 		decide(j, V_RUN_ERROR, stack_overflow_message(t, r));
-	else if (((sig == SIGKILL && j->cpu_ms + RUN_CPU_TIMER_SLACK_MS >= t->cpu_ms) || sig == SIGXCPU) && recursing_away(t))
+	else if (cpu_timer_stopped(j, t, sig) && recursing_away(t))
 		decide(j, V_RUN_ERROR, runaway_recursion_message(t));
-	else if ((sig == SIGKILL && j->cpu_ms + RUN_CPU_TIMER_SLACK_MS >= t->cpu_ms) || sig == SIGXCPU || (past_limit(j, t) && sig != SIGSYS))
+	else if (cpu_timer_stopped(j, t, sig) || (past_limit(j, t) && sig != SIGSYS))
 		decide(j, V_TIMELIMIT, cpu_limit_message(t));
 	else if ((sig == SIGSEGV || sig == SIGBUS || sig == SIGABRT || sig == SIGKILL) && r->maxrss_kb * 10 >= mem_kb * 9)
 		decide(j, V_MEMORY_LIMIT, xasprintf(_("crashed (%s) after using %llu MiB, at the memory limit of %u MiB"),
