@@ -865,6 +865,21 @@ static bool has_size(const struct growth_result *g, long long n)
 }
 
 /*
+ * The size halfway (x sqrt 2) between two points a doubling or more apart,
+ * the upper one usable, when it should take GROWTH_MIN_MS or more (the
+ * geometric mean of their times): *n, and its expected time *ms.  False
+ * when there is none worth measuring (refine_below, widen).
+ */
+static bool halfway(const struct growth_point *below, const struct growth_point *above, long long *n, double *ms)
+{
+	if (below->capped || !usable(above) || above->size < 2 * below->size)
+		return false;
+	*ms = sqrt(above->ms * below->ms);
+	*n = llround(sqrt((double)above->size * (double)below->size));
+	return *ms >= GROWTH_MIN_MS;
+}
+
+/*
  * The size halfway (x sqrt 2) between the smallest usable point and the
  * point below it, when that one was just too fast to use and the halfway
  * size should take GROWTH_MIN_MS or more (the geometric mean of their
@@ -881,13 +896,12 @@ static bool refine_below(struct measure *m)
 	const struct growth_spec *gs = &m->p->growth;
 	int low = -1;
 	long long n;
+	double ms;
 	for (int i = 0; i < g->npoints && low < 0; i++)
 		if (usable(&g->points[i]))
 			low = i;
-	if (low < 1 || g->points[low - 1].capped || g->points[low].size < 2 * g->points[low - 1].size ||
-	    sqrt(g->points[low].ms * g->points[low - 1].ms) < GROWTH_MIN_MS)
+	if (low < 1 || !halfway(&g->points[low - 1], &g->points[low], &n, &ms))
 		return false;
-	n = llround(sqrt((double)g->points[low].size * (double)g->points[low - 1].size));
 	if (has_size(g, n) || n < gs->from || n > gs->to || !affordable(m, g->points[low].ms))
 		return false;
 	add_point(m, n);
@@ -954,15 +968,10 @@ static void widen(struct measure *m)
 	if (!g->known || g->decided || g->exponential || gs->step)
 		return;
 	for (int i = 0; i < g->npoints; i++) {
-		const struct growth_point *pt = &g->points[i];
-		double between;
-		if (pt->capped)
+		if (g->points[i].capped)
 			continue;
-		between = last >= 0 ? sqrt(pt->ms * g->points[last].ms) : 0;
-		if (usable(pt) && last >= 0 && pt->size >= 2 * g->points[last].size && between >= GROWTH_MIN_MS) {
-			sizes[count] = llround(sqrt((double)pt->size * (double)g->points[last].size));
-			cost[count++] = between;
-		}
+		if (last >= 0 && halfway(&g->points[last], &g->points[i], &sizes[count], &cost[count]))
+			count++;
 		last = i;
 	}
 	for (int i = 0; i < count && !grader_interrupted; i++) {
