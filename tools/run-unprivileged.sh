@@ -15,7 +15,14 @@
 #                  unshare() with CLONE_NEWUSER fail with EPERM, so the
 #                  grader falls back (process groups, rlimits, seccomp);
 # and once more [crippled] for the integration suite: user namespaces allowed
-# but mount() refused (Ubuntu 24.04's AppArmor restriction).
+# but mount() refused (Ubuntu 24.04's AppArmor restriction); and, as root,
+# [delegated]: the user's grader started in a cgroup v2 subtree delegated
+# to the user as systemd does (Delegate=yes: the directory, its cgroup.procs,
+# cgroup.threads and cgroup.subtree_control chowned to the user), without
+# user namespaces - where accounting has least else to lean on - with
+# tests/unit/test_cgroup run as the user there, one grading whose report
+# must say it used that subtree, and the hostile fixtures of
+# tests/hostile/DELEGATED; afterwards nothing may be left below the subtree.
 # The hostile suite still runs as root inside its throwaway PID namespace;
 # only the grader it starts drops to the user (HOSTILE_USER), on the part of
 # its fixtures listed in tests/hostile/UNPRIVILEGED.
@@ -113,7 +120,7 @@ if [ "$(id -u)" = 0 ]; then
 		created_user=1
 	fi
 	as_user() { runuser -u "$user" -- "$@"; }
-	passes="user no-userns crippled"
+	passes="user no-userns crippled delegated"
 else
 	user=$(id -un)
 	as_user() { "$@"; }
@@ -128,6 +135,7 @@ tar -C "$top" --exclude=./.git --exclude=./build --exclude=./bin -cf - . | tar -
 cp "$top/build/asan/grader" "$repo/build/asan/grader"
 cp "$top/bin/grader" "$repo/bin/grader"
 cp "$wrapper" "$repo/build/tests/deny-userns"
+[ -x "$top/build/tests/test_cgroup" ] && cp "$top/build/tests/test_cgroup" "$repo/build/tests/test_cgroup"
 # the students' language: the catalogue beside the graders (l10n.h)
 [ -d "$top/build/locale" ] && cp -R "$top/build/locale" "$repo/build/locale"
 # the Makefile's dependency stamps, so that `make` in the copy does not look for apt-get
@@ -214,7 +222,74 @@ run_pass() { # run_pass PASS SUITE
 	fi
 }
 
+# in_cgroup DIR CMD...: CMD run with this shell's child moved into the cgroup v2 directory DIR first
+in_cgroup() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' in_cgroup "$@"
+}
+
+# The [delegated] pass (see the top of this file); SKIPPED, neither passed nor failed, where the machine has
+# no cgroup v2 hierarchy root may write (this machine's is the hybrid one at /sys/fs/cgroup/unified).
+delegated_pass() {
+	ran=$((ran + 1))
+	echo "== [delegated] a cgroup v2 subtree delegated to $user, without user namespaces"
+	started=$(date +%s)
+	cpu_now
+	cpu=$cpu_s
+	v2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
+		/proc/self/mountinfo | head -1)
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	sub=$v2${own%/}/delegated-test.$$
+	if [ -z "$v2" ] || ! mkdir "$sub" 2>/dev/null; then
+		echo "SKIPPED: [delegated] no cgroup v2 hierarchy here that root can write (${v2:-none mounted})"
+		return
+	fi
+	chown "$user" "$sub" "$sub/cgroup.procs" "$sub/cgroup.threads" "$sub/cgroup.subtree_control"
+	before=$failed
+	unit=$(cd "$repo" && in_cgroup "$sub" runuser -u "$user" -- build/tests/deny-userns build/tests/test_cgroup 2>&1)
+	echo "$unit" | sed 's/^/[delegated] /'
+	# the CPU of a child the kernel reaps is what only a cgroup counts: that test must have run, not skipped
+	if ! echo "$unit" | grep -q 'OK \] test_cpu_of_a_child_the_kernel_reaps' ||
+		echo "$unit" | grep -q 'FAILED'; then
+		echo "FAILED: [delegated] tests/unit/test_cgroup as $user in $sub"
+		failed=$((failed + 1))
+	fi
+	(cd "$repo" && in_cgroup "$sub" runuser -u "$user" -- env -i HOME="$stage/home" PATH=/usr/bin:/bin \
+		LANG=C.UTF-8 TMPDIR="$stage/tmp" build/tests/deny-userns bin/grader --only p1 \
+		--format json:"$stage/tmp/delegated.json" reference >/dev/null 2>&1)
+	isolation=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["isolation"], d["score"] == d["max_score"])' \
+		"$stage/tmp/delegated.json" 2>&1)
+	echo "[delegated] reference p1: $isolation"
+	case $isolation in
+	*"cgroups v2 (delegated"*True) ;;
+	*) echo "FAILED: [delegated] the reference's p1 graded in $sub did not use it with full marks"
+		failed=$((failed + 1)) ;;
+	esac
+	# shellcheck disable=SC2046
+	(in_cgroup "$sub" env HOSTILE_USER="$user" HOSTILE_WRAPPER="$repo/build/tests/deny-userns" \
+		HOSTILE_LEVEL=no-userns GRADER="$repo/build/asan/grader" "$repo/tests/hostile/run.sh" \
+		$(grep -v '^#' "$repo/tests/hostile/DELEGATED"); echo $? >"$stage/rc") 2>&1 | sed "s/^/[delegated] /"
+	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
+		echo "FAILED: [delegated] tests/hostile/run.sh"
+		failed=$((failed + 1))
+	fi
+	# the graders' units went with them; the subtree itself goes once its last process has
+	for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$sub" 2>/dev/null && break; sleep 0.3; done
+	if [ -d "$sub" ]; then
+		echo "FAILED: [delegated] $sub left behind: $(ls -d "$sub"/*/ 2>/dev/null | tr '\n' ' ')$(tr '\n' ' ' <"$sub/cgroup.procs")"
+		failed=$((failed + 1))
+	fi
+	wall=$(($(date +%s) - started))
+	cpu_now
+	echo "time: [delegated] $wall s, $((cpu_s - cpu)) s of CPU"
+	[ -z "${SUITE_TIMES:-}" ] || echo "$wall $((cpu_s - cpu)) [delegated] test_cgroup, p1, hostile" >> "$SUITE_TIMES"
+	[ "$failed" = "$before" ] && echo "[delegated] passed"
+}
+
 for pass in $passes; do
+	if [ "$pass" = delegated ]; then
+		[ "$(id -u)" = 0 ] && delegated_pass
+		continue
+	fi
 	for suite in $suites; do
 		# the crippled pass: one suite is enough to show the fallback it takes; the no-userns pass:
 		# the suites whose outcome depends on the sandbox (see the top of this file)

@@ -196,6 +196,41 @@ static bool probe_v2(char *why, size_t size)
 		return false;
 	}
 	st.parent[0] = dir;
+	st.caps.pids = st.caps.memory = true;
+	return true;
+}
+
+/*
+ * v2 below a cgroup delegated to this user (systemd's Delegate=yes chowns
+ * the directory and its cgroup.procs, cgroup.threads and
+ * cgroup.subtree_control to the user), with the controllers it already
+ * hands down: a cgroup with processes in it - the grader's own - may not
+ * enable any for its children, so units get what its subtree_control
+ * holds, often nothing.  Even then a unit counts the CPU of every process
+ * that ever ran in it (cpu.stat is every v2 cgroup's), lists and kills
+ * them (cgroup.kill), which is what a runner's accounting needs
+ * (docs/accounting.md); the limits stay the rlimits'.
+ */
+static bool probe_v2_delegated(char *why, size_t size)
+{
+	char buf[512] = "";
+	char *dir = own_dir(NULL), *procs;
+	bool writable;
+	if (!dir)
+		return false;
+	procs = xasprintf("%s/cgroup.procs", dir);
+	writable = access(dir, W_OK) == 0 && access(procs, W_OK) == 0;
+	free(procs);
+	if (!writable) {
+		snprintf(why, size, "cgroup v2: %s is not delegated to this user", dir);
+		free(dir);
+		return false;
+	}
+	cg_read(dir, "cgroup.subtree_control", buf, sizeof(buf));
+	st.parent[0] = dir;
+	st.caps.pids = has_word(buf, "pids", ' ');
+	st.caps.memory = has_word(buf, "memory", ' ');
+	st.caps.delegated = geteuid() != 0;
 	return true;
 }
 
@@ -217,6 +252,7 @@ static bool probe_v1(char *why, size_t size)
 		free(st.parent[R_FREEZER]);
 		st.parent[R_FREEZER] = NULL;
 	}
+	st.caps.pids = st.caps.memory = true;
 	return true;
 }
 
@@ -231,7 +267,7 @@ static void make_tag(void)
 
 const struct cgroup_caps *cgroup_probe(void)
 {
-	char why2[200] = "", why1[200] = "";
+	char why2[200] = "", why1[200] = "", whyd[200] = "";
 	if (st.pid == getpid())
 		return &st.caps;
 	/* a fresh state: after fork() the parent's units and base are the parent's */
@@ -240,12 +276,16 @@ const struct cgroup_caps *cgroup_probe(void)
 	make_tag();
 	if (getenv("GRADER_NO_CGROUPS"))
 		snprintf(st.caps.why_not, sizeof(st.caps.why_not), "cgroups switched off (GRADER_NO_CGROUPS)");
-	else if (geteuid() != 0)
-		snprintf(st.caps.why_not, sizeof(st.caps.why_not), "no cgroups (they need root)");
 	else if (probe_v2(why2, sizeof(why2)))
 		st.caps.version = 2;
 	else if (probe_v1(why1, sizeof(why1)))
 		st.caps.version = 1;
+	else if (probe_v2_delegated(whyd, sizeof(whyd)))
+		st.caps.version = 2;
+	else if (geteuid() != 0)
+		snprintf(st.caps.why_not, sizeof(st.caps.why_not),
+			 "no cgroups (they need root, or a cgroup v2 subtree delegated to you: "
+			 "systemd-run --user --scope -p Delegate=yes ...)");
 	else
 		snprintf(st.caps.why_not, sizeof(st.caps.why_not), "no usable cgroups (%s%s%s)", why2,
 			 *why2 && *why1 ? "; " : "", *why1 ? why1 : *why2 ? "" : "no cgroup hierarchy");
@@ -384,7 +424,10 @@ static int make_base(struct strbuf *err)
 			st.base[r] = NULL;
 			return -1;
 		}
-		if (st.caps.version == 2 && cg_write(st.base[r], "cgroup.subtree_control", "+pids +memory") < 0) {
+		if (st.caps.version == 2 && (st.caps.pids || st.caps.memory) &&
+		    cg_write(st.base[r], "cgroup.subtree_control", !st.caps.memory ? "+pids"
+								    : !st.caps.pids ? "+memory"
+										    : "+pids +memory") < 0) {
 			strbuf_addf(err, "cannot enable pids and memory in %s: %s", st.base[r], strerror(errno));
 			return -1;
 		}
@@ -411,9 +454,9 @@ static int set_limits(struct cgroup *cg, unsigned pids_max, unsigned long long m
 	const char *pids = st.caps.version == 2 ? cg->dir[0] : cg->dir[R_PIDS];
 	const char *mem = st.caps.version == 2 ? cg->dir[0] : cg->dir[R_MEMORY];
 	snprintf(num, sizeof(num), "%u", pids_max);
-	if (cg_write(pids, "pids.max", num) < 0)
+	if (st.caps.pids && cg_write(pids, "pids.max", num) < 0)
 		return -1;
-	if (!memory_max)
+	if (!memory_max || !st.caps.memory)
 		return 0;
 	snprintf(num, sizeof(num), "%llu", memory_max);
 	if (st.caps.version == 2) {
@@ -532,7 +575,7 @@ int cgroup_procs(const struct cgroup *cg, pid_t *pids, int max)
 long long cgroup_tasks(const struct cgroup *cg)
 {
 	char buf[32];
-	if (!cg || cg_read_watched(cg, W_TASKS, cg->dir[st.caps.version == 2 ? 0 : R_PIDS], "pids.current", buf,
+	if (!cg || !st.caps.pids || cg_read_watched(cg, W_TASKS, cg->dir[st.caps.version == 2 ? 0 : R_PIDS], "pids.current", buf,
 				   sizeof(buf)) <= 0)
 		return -1;
 	return strtoll(buf, NULL, 10);
@@ -540,7 +583,7 @@ long long cgroup_tasks(const struct cgroup *cg)
 
 long long cgroup_oom_kills(const struct cgroup *cg)
 {
-	if (!cg)
+	if (!cg || !st.caps.memory)
 		return -1;
 	return st.caps.version == 2 ? keyed_value(cg, W_OOM, cg->dir[0], "memory.events", "oom_kill")
 				    : keyed_value(cg, W_OOM, cg->dir[R_MEMORY], "memory.oom_control", "oom_kill");

@@ -6,14 +6,20 @@
  *
  * Where: cgroup v2 when the machine's unified hierarchy has the pids and
  * memory controllers, else the v1 hierarchies of pids, memory and cpuacct
- * (freezer when there is one).  Each grader process keeps its units below
+ * (freezer when there is one), else - a normal user's usual case - a
+ * cgroup v2 subtree delegated to the user (the grader's own cgroup is the
+ * user's to write: systemd's Delegate=yes, `systemd-run --user --scope -p
+ * Delegate=yes`), with whatever controllers it hands down: every v2 unit
+ * counts the CPU of every process that ever ran in it, lists and kills
+ * them; pids and memory limit only where those controllers are enabled
+ * (cgroup_caps).  Each grader process keeps its units below
  * a directory of its own, combgrader-<pid>-<random>, below its own cgroup
  * in each hierarchy.  A live grader touches its directory whenever it
  * makes a unit and at least once a minute while it runs tests; what a
  * killed grader left behind the next one removes: empty directories
  * untouched for five minutes (a live grader whose empty directory went
  * makes it again), anything untouched for an hour, its processes killed
- * first.  Cgroups need root (or a delegated subtree):
+ * first.  Cgroups need root or a delegated subtree:
  * without them cgroup_probe() says why, and every call below is a no-op
  * the callers can do without (see docs/isolation.md).
  *
@@ -36,6 +42,9 @@
 
 struct cgroup_caps {
 	int version;         /* 0: none, 1 or 2 */
+	bool pids;           /* units limit their number of processes (cgroup_new's pids_max, cgroup_tasks) */
+	bool memory;         /* units limit their memory (memory_max, cgroup_oom_kills) */
+	bool delegated;      /* v2 below a cgroup delegated to this user, not root's */
 	char why_not[512];   /* version 0: why */
 };
 
@@ -46,7 +55,8 @@ struct cgroup;
 
 /*
  * A new unit called name (letters, digits, '-') with these limits:
- * pids_max processes at once, memory_max bytes (0: no memory limit).
+ * pids_max processes at once, memory_max bytes (0: no memory limit), each
+ * only where cgroup_caps says the units can limit it.
  * NULL with a message in err when it cannot be made (or cgroups are off).
  */
 struct cgroup *cgroup_new(const char *name, unsigned pids_max, unsigned long long memory_max, struct strbuf *err);

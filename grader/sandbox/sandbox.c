@@ -268,18 +268,35 @@ const struct sandbox_caps *sandbox_probe(void)
 	return &caps;
 }
 
+/* The cgroups in sandbox_describe's words: which version, and which limits the units lack. */
+static const char *cgroups_in_a_word(const struct cgroup_caps *cg)
+{
+	if (cg->version == 1)
+		return "cgroups v1";
+	if (cg->version != 2)
+		return "no cgroups";
+	if (cg->pids && cg->memory)
+		return cg->delegated ? "cgroups v2 (delegated)" : "cgroups v2";
+	if (cg->memory)
+		return cg->delegated ? "cgroups v2 (delegated, no pids controller)" : "cgroups v2 (no pids controller)";
+	if (cg->pids)
+		return cg->delegated ? "cgroups v2 (delegated, no memory controller)"
+				     : "cgroups v2 (no memory controller)";
+	return cg->delegated ? "cgroups v2 (delegated, CPU and processes only)" : "cgroups v2 (CPU and processes only)";
+}
+
 const char *sandbox_describe(void)
 {
 	static char line[320];
 	const struct sandbox_caps *c = sandbox_probe();
-	int cg = cgroup_probe()->version;
+	const struct cgroup_caps *cg = cgroup_probe();
 	snprintf(line, sizeof(line), "seccomp %s; namespaces %s; %s; %s; compiler view %s; rlimits and process groups",
 		 c->seccomp ? "on" : "off",
 		 c->namespaces ? (c->user_ns ? (c->mount_ns ? "on (user namespace)" : "on (user namespace, no mount namespace)")
 					     : "on")
 			       : "off",
 		 c->drop_uid ? "a uid per slot" : "runs as the invoking user",
-		 cg == 2 ? "cgroups v2" : cg == 1 ? "cgroups v1" : "no cgroups",
+		 cgroups_in_a_word(cg),
 		 c->landlock ? "landlock" : c->mount_ns ? "hidden directories only" : "off");
 	return line;
 }
@@ -312,12 +329,15 @@ static void class_limitations(struct strbuf *out)
 			      "namespaces of its own; a separate uid per submission needs root");
 	/* docs/accounting.md: without a cgroup, CPU is counted from /proc in full; how many processes a runner
 	 * holds at once is bounded only where the kernel counts them apart from the user's others */
+	bool counted_apart = c->drop_uid || (c->namespaces && c->user_ns && c->ns_ucounts);
 	if (!cg->version)
 		strbuf_addf(out, "%s%s: the processes a submission starts are counted one by one%s",
 			    out->len ? "; " : "grading a class: ", cg->why_not,
-			    c->drop_uid || (c->namespaces && c->user_ns && c->ns_ucounts)
-				    ? ""
-				    : ", and their memory is limited per process only, not together");
+			    counted_apart ? "" : ", and their memory is limited per process only, not together");
+	else if (!cg->memory && !counted_apart)
+		strbuf_addf(out, "%scgroup v2 without the memory controller: the memory of the processes a "
+			    "submission starts is limited per process only, not together",
+			    out->len ? "; " : "grading a class: ");
 	if (!c->landlock)
 		strbuf_addf(out, "%sno Landlock in this kernel: the compiler can read files outside the hidden "
 			    "directories", out->len ? "; " : "grading a class: ");
