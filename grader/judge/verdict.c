@@ -680,6 +680,11 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 						    "set up before it, so no test could run"),
 						    (f->startup_vm_kb + 1023) / 1024, t->zygote_memory_mb));
 		break;
+	case RUN_TREE_MEMORY:
+		decide(j, V_MEMORY_LIMIT, xasprintf(_("the processes of your program together held %llu MiB, over the "
+						    "memory limit of %u MiB: every process your program starts counts"),
+						    (f->tree_memory_kb + 1023) / 1024, t->memory_mb));
+		break;
 	case RUN_STRAY_PROCESSES:
 		decide(j, V_FORBIDDEN, xasprintf(_("your program started a process %s that was still there when a "
 						 "test was to begin: only the test itself may run"),

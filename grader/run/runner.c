@@ -65,6 +65,12 @@
  * stray anyway, seen at the next request; the walk only has to count what they used until then */
 #define TREE_WALK_MAX 64
 /*
+ * How often the memory of a runner's tree is added up while a test runs, where nothing limits it together
+ * (slot_watch_memory): often enough that helpers holding memory for a test's length are seen, and a read
+ * of the zygote's children list (about 2 us) each time costs nothing next to it.
+ */
+#define TREE_MEMORY_SAMPLE_MS 10
+/*
  * The zygote's address space may exceed the largest memory limit of its tests
  * by this much (MiB) and no more (RLIMIT_AS, set before execve: nothing in
  * the runner can raise it, nor any process forked from it): room for the
@@ -125,6 +131,7 @@ struct slot {
 	bool waiting;          /* its test uses no CPU (WAIT_AFTER_MS): it does not count against -j */
 	uint64_t sample_us;    /* when its CPU was last sampled for that (0: not yet) */
 	long long sample_cpu_us;
+	uint64_t memory_due_us;/* when the test's tree's memory is to be added up next (slot_watch_memory) */
 	uid_t uid;             /* who its processes are (sandbox_ids) */
 	gid_t gid;
 	uint64_t nonce;        /* its runner's secret (protocol.h GR_NONCE_LEN): in every record it sends */
@@ -573,29 +580,51 @@ static long inherited_filters(void)
 	return n;
 }
 
+/* The CPU (ms) of process pid, with what it reaped; 0 when it cannot be read (it was reaped meanwhile). */
+static unsigned long long cpu_with_reaped_ms(pid_t pid)
+{
+	char state;
+	unsigned long long own;
+	return proc_stat(pid, &state, true, &own) == 0 ? own : 0;
+}
+
 /*
- * The CPU (ms) of the processes below the process whose children list is
- * `children` (text of /proc/<pid>/task/<pid>/children), each with what it
- * reaped, added to *ms: every child's own children before its stat, so that
- * a process reaped while the tree is read is counted twice (in its stat, and
- * in its parent's count of reaped children read after it), never not at
- * all.  At most *budget processes are read.
+ * The memory of process pid in kB: its proportional set size (Pss, from
+ * smaps_rollup), each page it shares - with the zygote it was forked from,
+ * with its siblings - split among the processes that share it, so that a
+ * tree's sum is what the tree holds; 0 when it cannot be read.
  */
-static void descendants_cpu_ms(const char *children, unsigned long long *ms, int *budget)
+static unsigned long long pss_kb(pid_t pid)
+{
+	char buf[2048];
+	const char *p;
+	if (read_proc(pid, "smaps_rollup", buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nPss:")))
+		return 0;
+	return strtoull(p + 5, NULL, 10);
+}
+
+/*
+ * amount() of every process below the process whose children list is
+ * `children` (text of /proc/<pid>/task/<pid>/children), added to *sum:
+ * every child's own children before itself, so that for CPU a process
+ * reaped while the tree is read is counted twice (in its stat, and in its
+ * parent's count of reaped children read after it), never not at all.  At
+ * most *budget processes are read.
+ */
+static void descendants_sum(const char *children, unsigned long long (*amount)(pid_t), unsigned long long *sum,
+			    int *budget)
 {
 	pid_t pids[TREE_WALK_MAX];
 	int n = pid_list(children, pids, TREE_WALK_MAX);
 
 	for (int i = 0; i < n && i < TREE_WALK_MAX && *budget > 0; i++) {
-		char buf[1024], name[48], state;
-		unsigned long long own;
+		char buf[1024], name[48];
 
 		(*budget)--;
 		snprintf(name, sizeof(name), "task/%ld/children", (long)pids[i]);
 		if (read_proc(pids[i], name, buf, sizeof(buf)) == 0)
-			descendants_cpu_ms(buf, ms, budget);
-		if (proc_stat(pids[i], &state, true, &own) == 0)
-			*ms += own;
+			descendants_sum(buf, amount, sum, budget);
+		*sum += amount(pids[i]);
 	}
 }
 
@@ -620,9 +649,9 @@ static long long slot_cpu_ms(struct slot *s)
 
 	if (us >= 0)
 		return us / 1000;
-	/* the children first, the zygote's own stat last (see descendants_cpu_ms) */
+	/* the children first, the zygote's own stat last (see descendants_sum) */
 	if (read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) == 0)
-		descendants_cpu_ms(buf, &ms, &budget);
+		descendants_sum(buf, cpu_with_reaped_ms, &ms, &budget);
 	if (read_kept(s, KEPT_STAT, buf, sizeof(buf)) < 0 || parse_stat(buf, &state, true, &own) < 0)
 		return -1;
 	return (long long)(ms + own);
@@ -961,6 +990,7 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	s->waiting = false;
 	s->sample_us = 0;
 	s->started_us = now_us();
+	s->memory_due_us = s->started_us + TREE_MEMORY_SAMPLE_MS * 1000ull;
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
 	slot_reset_clock(s);
 }
@@ -1409,6 +1439,74 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 	finish_task(pool, task, starting ? RUN_START_TIMEOUT : RUN_WALL_TIMEOUT);
 }
 
+/*
+ * Do the processes below the slot's zygote hold more memory together than
+ * limit_mb?  Their sum (pss_kb) in *kb.  Only the case child belongs there
+ * during a test, and its own RLIMIT_AS holds it (it cannot fork: its filter
+ * refuses clone), so one child with none of its own is not read further.
+ */
+static bool slot_tree_memory_over(struct slot *s, unsigned limit_mb, unsigned long long *kb)
+{
+	char buf[1024], name[48], below[64];
+	pid_t only;
+	int budget = TREE_WALK_MAX;
+
+	*kb = 0;
+	if (read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) < 0)
+		return false;
+	switch (pid_list(buf, &only, 1)) {
+	case 0:
+		return false;
+	case 1:
+		snprintf(name, sizeof(name), "task/%ld/children", (long)only);
+		if (read_proc(only, name, below, sizeof(below)) < 0 || pid_list(below, NULL, 0) == 0)
+			return false;
+		break;
+	default:
+		break;
+	}
+	descendants_sum(buf, pss_kb, kb, &budget);
+	return *kb > (unsigned long long)limit_mb * 1024;
+}
+
+/* Is the slot running a test whose tree's memory nothing else limits together (slot_watch_memory)? */
+static bool slot_samples_memory(const struct slot *s)
+{
+	return s->state == SLOT_RUNNING && s->task >= 0 && !(s->cg && cgroup_probe()->memory);
+}
+
+/*
+ * Where nothing limits the memory of the runner's tree together - no cgroup
+ * with the memory controller: a normal user's usual case - the grader adds
+ * it up itself while a test runs, every TREE_MEMORY_SAMPLE_MS: code that
+ * took over the runner could otherwise have helpers hold memory during a
+ * test, each within the runner's address-space limit, where RLIMIT_NPROC
+ * cannot count the runner's processes apart from the user's others (no
+ * user namespace: docs/accounting.md).  Over the test's limit, the runner
+ * is killed and the test is RUN_TREE_MEMORY: what the kernel's OOM kill in
+ * the cgroup does as root.  A sample, not a limit: memory held for less
+ * than a sampling period can go unseen.  true when the task ended so.
+ */
+static bool slot_watch_memory(struct pool *pool, struct slot *s, uint64_t now)
+{
+	struct run_task *t;
+	unsigned long long kb;
+	int task = s->task;
+
+	if (!slot_samples_memory(s) || now < s->memory_due_us)
+		return false;
+	s->memory_due_us = now + TREE_MEMORY_SAMPLE_MS * 1000ull;
+	t = &pool->tasks[task];
+	if (!t->memory_mb || !slot_tree_memory_over(s, t->memory_mb, &kb))
+		return false;
+	t->facts.tree_memory_kb = kb;
+	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
+	slot_kill_status(s);
+	s->task = -1;
+	finish_task(pool, task, RUN_TREE_MEMORY);
+	return true;
+}
+
 struct poll_set {
 	struct pollfd p[2 * MAX_SLOTS];
 	int owner[2 * MAX_SLOTS];
@@ -1430,8 +1528,12 @@ static void watch_slots(struct pool *pool, struct poll_set *ps)
 			slot_timed_out(pool, s, now);
 			continue;
 		}
+		if (slot_watch_memory(pool, s, now))
+			continue;
 		if (s->task >= 0 && s->deadline_us < ps->nearest)
 			ps->nearest = s->deadline_us;
+		if (slot_samples_memory(s) && s->memory_due_us < ps->nearest)
+			ps->nearest = s->memory_due_us;
 		ps->p[ps->n] = (struct pollfd){ s->status_fd, POLLIN, 0 };
 		ps->owner[ps->n++] = k;
 		if (s->out_pos < s->out.len) {

@@ -100,6 +100,9 @@ enum run_outcome {
 	RUN_STARTUP_LIMIT,    /* the runner's start-up used more CPU than its limit (facts.startup_cpu_ms) */
 	RUN_STARTUP_MEMORY,   /* at its hello the runner held more address space than a test may use
 			       * (facts.startup_vm_kb) */
+	RUN_TREE_MEMORY,      /* the processes below the zygote held more memory together than the test's limit,
+			       * where nothing else limits them together (facts.tree_memory_kb; runner.c
+			       * slot_watch_memory) */
 	RUN_LOAD_FAILED,      /* loading the submission before the tests failed (facts.load_kind, detail) */
 	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
 	RUN_EXEC_FAILED,      /* execve of the runner failed (facts.exec_errno, image_present, error) */
@@ -135,6 +138,7 @@ struct run_facts {
 	long long startup_cpu_ms;/* RUN_STARTUP_LIMIT, RUN_START_TIMEOUT: what the start-up used; -1 unknown */
 	long long startup_vm_kb; /* RUN_STARTUP_MEMORY: the zygote's address space at its hello (VmSize) */
 	bool tree_oom;           /* the kernel killed a process of the runner's tree at the tree's memory limit */
+	unsigned long long tree_memory_kb; /* RUN_TREE_MEMORY: what the processes below the zygote held (Pss) */
 	unsigned wall_ms;        /* from request to report (or to the kill) */
 	unsigned run_delay_ms;   /* of wall_ms, how long the test (RUN_START_TIMEOUT: the runner) was runnable
 				  * but waiting for a CPU - given back to it on the wall-clock limit */

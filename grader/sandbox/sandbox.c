@@ -333,10 +333,13 @@ static void class_limitations(struct strbuf *out)
 	if (!cg->version)
 		strbuf_addf(out, "%s%s: the processes a submission starts are counted one by one%s",
 			    out->len ? "; " : "grading a class: ", cg->why_not,
-			    counted_apart ? "" : ", and their memory is limited per process only, not together");
+			    counted_apart ? ""
+					  : ", and their memory together is only sampled by the grader (every 10 ms), "
+					    "not limited by the kernel");
 	else if (!cg->memory && !counted_apart)
 		strbuf_addf(out, "%scgroup v2 without the memory controller: the memory of the processes a "
-			    "submission starts is limited per process only, not together",
+			    "submission starts together is only sampled by the grader (every 10 ms), not limited "
+			    "by the kernel",
 			    out->len ? "; " : "grading a class: ");
 	if (!c->landlock)
 		strbuf_addf(out, "%sno Landlock in this kernel: the compiler can read files outside the hidden "
