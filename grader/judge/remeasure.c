@@ -34,10 +34,15 @@ struct remeasure *remeasure_new(int ntasks)
 	return rm;
 }
 
-/* The machine starved the run: it says nothing about the program. */
-static bool starved(const struct run_task *t, const struct judgement *j)
+/*
+ * The machine failed the run: it starved it, or it had no process to fork
+ * the test with where every runner's processes share the user's one count
+ * (another runner's flood, ended within moments: runner.c slot_watch_tree).
+ * Such a run says nothing about the program.
+ */
+static bool machine_failed(const struct run_facts *f, const struct judgement *j)
 {
-	return j->verdict == V_JUDGE_ERROR && t->facts.starved;
+	return (j->verdict == V_JUDGE_ERROR && f->starved) || (j->verdict != V_CORRECT && f->procs_short);
 }
 
 unsigned remeasure_cap_ms(unsigned cpu_ms)
@@ -57,7 +62,7 @@ static bool near_edge(const struct run_task *t, const struct judgement *j)
 {
 	unsigned long long used = (unsigned long long)j->cpu_ms * 100, limit = (unsigned long long)t->cpu_ms;
 
-	if (starved(t, j))
+	if (machine_failed(&t->facts, j))
 		return true;
 	if (t->facts.outcome != RUN_REPORTED || !limit)
 		return false;
@@ -74,11 +79,12 @@ static bool near_edge(const struct run_task *t, const struct judgement *j)
 	}
 }
 
-/* Is run a (facts, judgement) to be judged on rather than run b?  The least CPU; any finished run before a starved one. */
+/* Is run a (facts, judgement) to be judged on rather than run b?  The least CPU; any finished run before one the
+ * machine failed. */
 static bool better(const struct run_task *ta, const struct judgement *ja, const struct run_facts *fb,
 		   const struct judgement *jb)
 {
-	bool sa = starved(ta, ja), sb = jb->verdict == V_JUDGE_ERROR && fb->starved;
+	bool sa = machine_failed(&ta->facts, ja), sb = machine_failed(fb, jb);
 	if (sa != sb)
 		return sb;
 	return ja->cpu_ms < jb->cpu_ms;
@@ -122,7 +128,7 @@ bool remeasure_finished(struct remeasure *rm, int i, struct run_task *t, struct 
 		}
 		memset(k, 0, sizeof(*k));
 	}
-	again = near_edge(t, j) && rm->runs[i] < (starved(t, j) ? REMEASURE_RUNS : REMEASURE_EDGE_RUNS);
+	again = near_edge(t, j) && rm->runs[i] < (machine_failed(&t->facts, j) ? REMEASURE_RUNS : REMEASURE_EDGE_RUNS);
 	if (!again)
 		return false;
 	if (rm->runs[i] == 1)

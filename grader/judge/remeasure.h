@@ -6,9 +6,12 @@
  * its CPU limit - correct with at least REMEASURE_EDGE percent of it used,
  * or a time limit or a run error (the stack's end against the CPU limit,
  * verdict.c) at the CPU limit - is run once more, and one that the machine
- * starved (runner.h: run_facts.starved, a judge-error) up to twice more
- * (REMEASURE_RUNS runs in all); it is judged on its run with the least CPU
- * time (a starved run counts only when no other run finished).  Every run
+ * failed up to twice more (REMEASURE_RUNS runs in all): one it starved
+ * (runner.h: run_facts.starved, a judge-error), or one whose zygote could
+ * not fork the test where every runner's processes share the user's one
+ * count (run_facts.procs_short: another runner's flood, which the grader
+ * ends within moments).  It is judged on its run with the least CPU time
+ * (a run the machine failed counts only when no other run finished).  Every run
  * is a complete run under the same limits, so a program gains nothing from
  * being run again but the chance a quiet machine gives it; tests far from
  * their limits run once.

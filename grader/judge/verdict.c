@@ -686,10 +686,18 @@ static void judge_outcome(struct judgement *j, const struct run_task *t, const s
 						    (f->tree_memory_kb + 1023) / 1024, t->memory_mb));
 		break;
 	case RUN_STRAY_PROCESSES:
-		decide(j, V_FORBIDDEN, xasprintf(_("your program started a process %s that was still there when a "
-						 "test was to begin: only the test itself may run"),
-						 f->starting ? _("before the tests (fork in a constructor?)")
-							     : _("between the tests (from a signal handler?)")));
+		if (f->strays_seen)
+			/* seen by the grader's watch of the runner's tree (runner.c slot_watch_tree) */
+			decide(j, V_FORBIDDEN, xasprintf(_("your program started processes %s (%d at once): only the "
+							 "test itself may run"),
+							 f->starting ? _("before the tests (fork in a constructor?)")
+								     : _("during a test"),
+							 f->strays_seen));
+		else
+			decide(j, V_FORBIDDEN, xasprintf(_("your program started a process %s that was still there "
+							 "when a test was to begin: only the test itself may run"),
+							 f->starting ? _("before the tests (fork in a constructor?)")
+								     : _("between the tests (from a signal handler?)")));
 		break;
 	case RUN_FILTER_CHANGED:
 		decide(j, V_FORBIDDEN, xstrdup(_("your program installed a seccomp filter of its own on top of the "

@@ -65,11 +65,14 @@
  * stray anyway, seen at the next request; the walk only has to count what they used until then */
 #define TREE_WALK_MAX 64
 /*
- * How often the memory of a runner's tree is added up while a test runs, where nothing limits it together
- * (slot_watch_memory): often enough that helpers holding memory for a test's length are seen, and a read
- * of the zygote's children list (about 2 us) each time costs nothing next to it.
+ * How often the grader looks at a runner's tree where the kernel does not count or limit it
+ * (slot_watch_tree): often enough that helpers holding memory for a test's length, or a flood of forks,
+ * are seen, and a read of the zygote's children list (about 2 us) each time costs nothing next to it.
  */
-#define TREE_MEMORY_SAMPLE_MS 10
+#define TREE_WATCH_MS 10
+/* a runner that cannot be started for want of a process (EAGAIN) is tried again this often, this far apart */
+#define START_RETRIES 10
+#define START_RETRY_MS 20
 /*
  * The zygote's address space may exceed the largest memory limit of its tests
  * by this much (MiB) and no more (RLIMIT_AS, set before execve: nothing in
@@ -131,7 +134,7 @@ struct slot {
 	bool waiting;          /* its test uses no CPU (WAIT_AFTER_MS): it does not count against -j */
 	uint64_t sample_us;    /* when its CPU was last sampled for that (0: not yet) */
 	long long sample_cpu_us;
-	uint64_t memory_due_us;/* when the test's tree's memory is to be added up next (slot_watch_memory) */
+	uint64_t watch_due_us; /* when its tree is to be looked at next (slot_watch_tree) */
 	uid_t uid;             /* who its processes are (sandbox_ids) */
 	gid_t gid;
 	uint64_t nonce;        /* its runner's secret (protocol.h GR_NONCE_LEN): in every record it sends */
@@ -320,6 +323,11 @@ static const unsigned char *outer_program(struct pool *pool, size_t *len, struct
 	return n ? (const unsigned char *)pool->outer.buf + sizeof(n) : NULL;
 }
 
+/*
+ * Start a runner for task t in the empty slot s.  0; -1 with a message in
+ * err (exec_errno set when execve failed); -2 when no process could be made
+ * (EAGAIN: the user's process limit, shared - see start_runner).
+ */
 static int slot_start(struct pool *pool, struct slot *s, const struct run_task *t, int *exec_errno,
 		      struct strbuf *err)
 {
@@ -379,6 +387,8 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	for (int i = 0; i < sp.njoin; i++)
 		close(sp.join_fds[i]);
 	if (s->pid < 0) {
+		if (errno == EAGAIN)
+			ret = -2;
 		cgroup_free(s->cg);
 		s->cg = NULL;
 		goto cleanup;
@@ -399,6 +409,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	s->filters = t->filters;
 	s->memory_mb = t->zygote_memory_mb;
 	s->started_us = now_us();
+	s->watch_due_us = s->started_us + TREE_WATCH_MS * 1000ull;
 	/* the wall-clock backstop of the start-up, as for a test: twice its CPU limit and a second */
 	s->deadline_us = s->started_us + (2ull * t->startup_ms + 1000u) * 1000ull;
 	ret = 0;
@@ -990,7 +1001,7 @@ static void send_request(struct slot *s, struct run_task *t, int task_index)
 	s->waiting = false;
 	s->sample_us = 0;
 	s->started_us = now_us();
-	s->memory_due_us = s->started_us + TREE_MEMORY_SAMPLE_MS * 1000ull;
+	s->watch_due_us = s->started_us + TREE_WATCH_MS * 1000ull;
 	s->deadline_us = s->started_us + (uint64_t)t->wall_ms * 1000u;
 	slot_reset_clock(s);
 }
@@ -1057,6 +1068,9 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 
 	t->facts.report = *r;
 	t->facts.tree_oom = oom > s->oom_base;
+	/* the zygote could not fork the test: where the user's processes are one count, another runner's
+	 * flood may have used it up for a moment - the run says nothing about the program (remeasure.h) */
+	t->facts.procs_short = (r->flags & GR_SPAWN_FAILED) && !sandbox_counts_processes_apart();
 	s->oom_base = oom;
 	/* a case child that could not install its filter: the grader's failure, unless code in the
 	 * zygote stacked a filter of its own after the hello (from a signal handler, say) */
@@ -1323,6 +1337,37 @@ static int busy_slots(struct pool *pool)
 	return busy;
 }
 
+/*
+ * slot_start, tried again while no process can be made (EAGAIN): where the
+ * runners' processes count against the user's one limit
+ * (sandbox_counts_processes_apart), a runner that forks without end uses
+ * it up for every other.  This pool's own such runners are ended first
+ * (slot_watch_tree, looked at now); another grader's end within its own
+ * TREE_WATCH_MS.  Up to START_RETRIES more tries, START_RETRY_MS apart; the
+ * pool's other slots wait meanwhile (a moment, and only then).
+ */
+static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now);
+
+static int start_runner(struct pool *pool, struct slot *s, const struct run_task *t, int *exec_errno,
+			struct strbuf *err)
+{
+	int rc = slot_start(pool, s, t, exec_errno, err);
+
+	for (int tries = 0; rc == -2 && tries < START_RETRIES; tries++) {
+		for (int k = 0; k < pool->nslots; k++) {
+			struct slot *other = &pool->slots[k];
+			if (other != s && other->state != SLOT_EMPTY) {
+				other->watch_due_us = 0;
+				slot_watch_tree(pool, other, now_us());
+			}
+		}
+		poll(NULL, 0, START_RETRY_MS);
+		strbuf_reset(err);
+		rc = slot_start(pool, s, t, exec_errno, err);
+	}
+	return rc;
+}
+
 /* Give an idle slot the client's next task, starting a runner for it when needed.  false: none left. */
 static bool fill_slot(struct pool *pool, struct slot *s)
 {
@@ -1349,7 +1394,7 @@ static bool fill_slot(struct pool *pool, struct slot *s)
 		if (s->state != SLOT_EMPTY && (!same_runner(s->runner, s->runner_argv, t) || s->memory_mb != t->zygote_memory_mb ||
 					       t->fresh_runner))
 			slot_stop(s);
-		if (s->state == SLOT_EMPTY && slot_start(pool, s, t, &exec_errno, &err) < 0) {
+		if (s->state == SLOT_EMPTY && start_runner(pool, s, t, &exec_errno, &err) < 0) {
 			enum run_outcome outcome = exec_errno ? RUN_EXEC_FAILED : RUN_NOT_STARTED;
 			t->facts.error = strbuf_detach(&err);
 			if (exec_errno) {
@@ -1416,6 +1461,10 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 	t->facts.starting = starting;
 	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
 	t->facts.starved = slot_starved(s, now, starting ? 2 * t->startup_ms + 1000u : t->wall_ms, &t->facts.run_delay_ms);
+	/* a runner with more processes than the zygote and its test's child can keep itself waiting for a CPU
+	 * behind its own helpers (red team 41, ctor-self-starve): that is no machine's doing */
+	if (t->facts.starved && slot_others(s, NULL, 0) > (starting ? 0 : 1))
+		t->facts.starved = false;
 	if (starting) {
 		/* a start that used more than its CPU limit was not kept from it: a constructor's loop, not the machine */
 		t->facts.startup_cpu_ms = slot_cpu_ms(s);
@@ -1439,65 +1488,114 @@ static void slot_timed_out(struct pool *pool, struct slot *s, uint64_t now)
 	finish_task(pool, task, starting ? RUN_START_TIMEOUT : RUN_WALL_TIMEOUT);
 }
 
+/* What the grader watches in a runner's tree itself (slot_watch_tree). */
+enum { WATCH_PROCESSES = 1, WATCH_MEMORY = 2, WATCH_STARTUP_CPU = 4 };
+
 /*
- * Do the processes below the slot's zygote hold more memory together than
- * limit_mb?  Their sum (pss_kb) in *kb.  Only the case child belongs there
- * during a test, and its own RLIMIT_AS holds it (it cannot fork: its filter
- * refuses clone), so one child with none of its own is not read further.
+ * Which of them the slot's runner needs now: the CPU of its start-up while
+ * it starts; the number of its processes while it starts or runs a test,
+ * where neither a pids cgroup nor RLIMIT_NPROC counts them apart from the
+ * user's others (a normal user without user namespaces); the memory of its
+ * tree while it runs a test, where no memory cgroup limits it together (a
+ * normal user).
  */
-static bool slot_tree_memory_over(struct slot *s, unsigned limit_mb, unsigned long long *kb)
+static int slot_watched(const struct slot *s)
 {
-	char buf[1024], name[48], below[64];
-	pid_t only;
+	int watched = 0;
+
+	if (s->task < 0 || (s->state != SLOT_STARTING && s->state != SLOT_RUNNING))
+		return 0;
+	if (s->state == SLOT_STARTING)
+		watched |= WATCH_STARTUP_CPU;
+	if (!(s->cg && cgroup_probe()->pids) && !sandbox_counts_processes_apart())
+		watched |= WATCH_PROCESSES;
+	if (s->state == SLOT_RUNNING && !(s->cg && cgroup_probe()->memory))
+		watched |= WATCH_MEMORY;
+	return watched;
+}
+
+/*
+ * The processes below the slot's zygote, as far as slot_watch_tree needs
+ * them: how many children it has (their list in children, -1 when it
+ * cannot be read), and in *deeper whether one of the first two has
+ * children of its own.
+ */
+static int slot_tree_census(struct slot *s, char *children, size_t size, bool *deeper)
+{
+	pid_t first[2];
+	int n;
+
+	*deeper = false;
+	if (read_kept(s, KEPT_CHILDREN, children, size) < 0)
+		return -1;
+	n = pid_list(children, first, 2);
+	for (int i = 0; i < n && i < 2 && !*deeper; i++) {
+		char name[48], below[64];
+		snprintf(name, sizeof(name), "task/%ld/children", (long)first[i]);
+		*deeper = read_proc(first[i], name, below, sizeof(below)) == 0 && pid_list(below, NULL, 0) > 0;
+	}
+	return n;
+}
+
+/*
+ * The grader watches a runner's tree itself, every TREE_WATCH_MS while the
+ * runner starts or runs a test (slot_watched):
+ *   - the CPU of its start-up, against its limit (startup_ms): over it, the
+ *     start is RUN_STARTUP_LIMIT at once, as at its hello, instead of at the
+ *     start's wall-clock backstop (twice the limit and a second: a
+ *     constructor that spins cost each start 3 s for a 1 s limit);
+ *   - where the kernel does not count them, its processes: none below the zygote while it starts (the hello's
+ *     check, sooner), and during a test the case child (and for a moment a
+ *     spare being sent away) with no process of its own - its filter
+ *     refuses fork.  Anything more is RUN_STRAY_PROCESSES at once: code that
+ *     forks without end would otherwise use up the user's process limit,
+ *     which every runner, the grader and the user's other programs share
+ *     there, and make their forks fail (red team 41: a constructor's flood
+ *     gave an honest peer in a batch run-error on every test, and the grader
+ *     judge-error), or hide its CPU past the tree walk's TREE_WALK_MAX;
+ *   - where no cgroup limits it, the memory of its tree during a test: the case child alone is held by
+ *     its own RLIMIT_AS; with anything more below the zygote, the
+ *     proportional set size of every process there is added up (pss_kb),
+ *     and over the test's limit the test is RUN_TREE_MEMORY, what the
+ *     kernel's OOM kill in the cgroup does as root: code that took over the
+ *     runner could otherwise have helpers hold memory together, each within
+ *     the runner's address-space limit (docs/accounting.md).
+ * A sample, not a limit: what lasts less than TREE_WATCH_MS can go unseen.
+ * true when the task ended so.
+ */
+static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now)
+{
+	char children[1024];
+	bool deeper, starting = s->state == SLOT_STARTING;
+	int watched = slot_watched(s), task = s->task, n;
+	struct run_task *t;
+	unsigned long long kb = 0;
 	int budget = TREE_WALK_MAX;
 
-	*kb = 0;
-	if (read_kept(s, KEPT_CHILDREN, buf, sizeof(buf)) < 0)
+	if (!watched || now < s->watch_due_us)
 		return false;
-	switch (pid_list(buf, &only, 1)) {
-	case 0:
-		return false;
-	case 1:
-		snprintf(name, sizeof(name), "task/%ld/children", (long)only);
-		if (read_proc(only, name, below, sizeof(below)) < 0 || pid_list(below, NULL, 0) == 0)
-			return false;
-		break;
-	default:
-		break;
-	}
-	descendants_sum(buf, pss_kb, kb, &budget);
-	return *kb > (unsigned long long)limit_mb * 1024;
-}
-
-/* Is the slot running a test whose tree's memory nothing else limits together (slot_watch_memory)? */
-static bool slot_samples_memory(const struct slot *s)
-{
-	return s->state == SLOT_RUNNING && s->task >= 0 && !(s->cg && cgroup_probe()->memory);
-}
-
-/*
- * Where nothing limits the memory of the runner's tree together - no cgroup
- * with the memory controller: a normal user's usual case - the grader adds
- * it up itself while a test runs, every TREE_MEMORY_SAMPLE_MS: code that
- * took over the runner could otherwise have helpers hold memory during a
- * test, each within the runner's address-space limit, where RLIMIT_NPROC
- * cannot count the runner's processes apart from the user's others (no
- * user namespace: docs/accounting.md).  Over the test's limit, the runner
- * is killed and the test is RUN_TREE_MEMORY: what the kernel's OOM kill in
- * the cgroup does as root.  A sample, not a limit: memory held for less
- * than a sampling period can go unseen.  true when the task ended so.
- */
-static bool slot_watch_memory(struct pool *pool, struct slot *s, uint64_t now)
-{
-	struct run_task *t;
-	unsigned long long kb;
-	int task = s->task;
-
-	if (!slot_samples_memory(s) || now < s->memory_due_us)
-		return false;
-	s->memory_due_us = now + TREE_MEMORY_SAMPLE_MS * 1000ull;
+	s->watch_due_us = now + TREE_WATCH_MS * 1000ull;
 	t = &pool->tasks[task];
-	if (!t->memory_mb || !slot_tree_memory_over(s, t->memory_mb, &kb))
+	if (watched & WATCH_STARTUP_CPU) {
+		long long used = slot_cpu_ms(s);
+		if (used > (long long)s->startup_ms) {
+			t->facts.startup_cpu_ms = used;
+			runner_failed(pool, s, RUN_STARTUP_LIMIT, true);
+			return true;
+		}
+	}
+	if (!(watched & (WATCH_PROCESSES | WATCH_MEMORY)) ||
+	    (n = slot_tree_census(s, children, sizeof(children), &deeper)) <= 0)
+		return false;
+	if ((watched & WATCH_PROCESSES) && (starting || n > 2 || deeper)) {
+		t->facts.strays_seen = n;
+		runner_failed(pool, s, RUN_STRAY_PROCESSES, starting);
+		return true;
+	}
+	if (!(watched & WATCH_MEMORY) || !t->memory_mb || (n == 1 && !deeper))
+		return false;
+	descendants_sum(children, pss_kb, &kb, &budget);
+	if (kb <= (unsigned long long)t->memory_mb * 1024)
 		return false;
 	t->facts.tree_memory_kb = kb;
 	t->facts.wall_ms = (unsigned)((now - s->started_us) / 1000);
@@ -1528,12 +1626,12 @@ static void watch_slots(struct pool *pool, struct poll_set *ps)
 			slot_timed_out(pool, s, now);
 			continue;
 		}
-		if (slot_watch_memory(pool, s, now))
+		if (slot_watch_tree(pool, s, now))
 			continue;
 		if (s->task >= 0 && s->deadline_us < ps->nearest)
 			ps->nearest = s->deadline_us;
-		if (slot_samples_memory(s) && s->memory_due_us < ps->nearest)
-			ps->nearest = s->memory_due_us;
+		if (slot_watched(s) && s->watch_due_us < ps->nearest)
+			ps->nearest = s->watch_due_us;
 		ps->p[ps->n] = (struct pollfd){ s->status_fd, POLLIN, 0 };
 		ps->owner[ps->n++] = k;
 		if (s->out_pos < s->out.len) {

@@ -139,6 +139,10 @@ struct run_facts {
 	long long startup_vm_kb; /* RUN_STARTUP_MEMORY: the zygote's address space at its hello (VmSize) */
 	bool tree_oom;           /* the kernel killed a process of the runner's tree at the tree's memory limit */
 	unsigned long long tree_memory_kb; /* RUN_TREE_MEMORY: what the processes below the zygote held (Pss) */
+	bool procs_short;        /* RUN_REPORTED: the zygote could not fork the test where every runner's processes
+				  * share the user's one count (sandbox_counts_processes_apart): run it again */
+	int strays_seen;         /* RUN_STRAY_PROCESSES seen while it started or ran (runner.c slot_watch_tree): how
+				  * many processes were below the zygote; 0: seen when a test was to start */
 	unsigned wall_ms;        /* from request to report (or to the kill) */
 	unsigned run_delay_ms;   /* of wall_ms, how long the test (RUN_START_TIMEOUT: the runner) was runnable
 				  * but waiting for a CPU - given back to it on the wall-clock limit */

@@ -319,6 +319,12 @@ static void not_enforced(struct strbuf *sb)
 			    c->no_seccomp);
 }
 
+bool sandbox_counts_processes_apart(void)
+{
+	const struct sandbox_caps *c = sandbox_probe();
+	return c->drop_uid || (c->namespaces && c->user_ns && c->ns_ucounts);
+}
+
 /* Grading code one does not trust: what keeps one submission from another, where it is missing. */
 static void class_limitations(struct strbuf *out)
 {
@@ -329,7 +335,7 @@ static void class_limitations(struct strbuf *out)
 			      "namespaces of its own; a separate uid per submission needs root");
 	/* docs/accounting.md: without a cgroup, CPU is counted from /proc in full; how many processes a runner
 	 * holds at once is bounded only where the kernel counts them apart from the user's others */
-	bool counted_apart = c->drop_uid || (c->namespaces && c->user_ns && c->ns_ucounts);
+	bool counted_apart = sandbox_counts_processes_apart();
 	if (!cg->version)
 		strbuf_addf(out, "%s%s: the processes a submission starts are counted one by one%s",
 			    out->len ? "; " : "grading a class: ", cg->why_not,
@@ -565,8 +571,10 @@ pid_t sandbox_spawn(const struct sandbox_spawn *s, struct strbuf *err)
 		child_setup(s, errpipe[1], flags, &ids);
 	close(errpipe[1]);
 	if (pid < 0) {
-		strbuf_addf(err, "cannot start '%s': %s", s->path, strerror(errno));
+		int clone_errno = errno;
+		strbuf_addf(err, "cannot start '%s': %s", s->path, strerror(clone_errno));
 		close(errpipe[0]);
+		errno = clone_errno;
 		return -1;
 	}
 	do

@@ -138,9 +138,20 @@ void sandbox_ids(unsigned block, unsigned slot, uid_t *uid, gid_t *gid);
 int sandbox_lease_block(unsigned preferred, unsigned *block);
 
 /*
+ * Does RLIMIT_NPROC (sandbox_limits.nproc) count a sandboxed tree's
+ * processes apart from every other process of the user - a uid of its own,
+ * or a user namespace on Linux 5.14 or later?  Where it does not (a normal
+ * user without user namespaces), every runner's processes, the grader's
+ * and the user's others share one count: a runner that forks without end
+ * can make another's fork fail (EAGAIN), and no rlimit can stop it.
+ */
+bool sandbox_counts_processes_apart(void);
+
+/*
  * Start the process.  Returns its pid (>0), or -1 with a message in err
- * when it could not start (exec failure is reported through a close-on-exec
- * pipe, git run-command style).  Kill it with sandbox_kill().
+ * and errno saying why when it could not start (EAGAIN: no process to
+ * spare; exec failure is reported through a close-on-exec pipe, git
+ * run-command style).  Kill it with sandbox_kill().
  */
 pid_t sandbox_spawn(const struct sandbox_spawn *spawn, struct strbuf *err);
 

@@ -386,6 +386,7 @@ fi
 ntests=$(wc -l <"$S/names" 2>/dev/null || echo 0)
 
 for name in $fixtures; do
+	[ "$name" = batch-flood ] && continue # not a fixture: the check below, by name
 	if [ ! -f "$here/fixtures/$name/EXPECTED" ]; then
 		not_ok "$name: no such fixture"
 		continue
@@ -480,6 +481,66 @@ PY
 		[ -n "$flood_pid" ] && wait $flood_pid
 		[ -n "$flood_pid" ] && [ -z "$flood_full" ] && v="$v (the runner beside it never filled its signal queue)"
 		not_ok "CPU timer (exit code $rc)" "$v" "$(tail -3 "$S/cpu.err")"
+	fi
+fi
+
+# A process flood (red team 41): a constructor forks until EAGAIN and holds its children.  Without user
+# namespaces every runner's processes, the grader's and the user's others share one RLIMIT_NPROC, so
+# while the flood lasts no other fork of the user works: an honest student graded beside it in the same
+# `batch` got run-error on every test, and one student's `grade` judge-error (the other problems' runners
+# could not be forked), exit 3.  The grader watches a starting runner's processes (runner.c
+# slot_watch_tree) and ends a flood within moments; a fork that failed meanwhile is tried again.  The user's
+# limit is 300 here (prlimit), as the red team had it: the flood fills it at once.  Every level: root and
+# user hold by a process count of the runner's own, and must keep doing so.
+if [ -z "${1:-}" ] || [[ " $fixtures " == *" batch-flood "* ]]; then
+	rm -rf "$S/class" "$S/flood-grade"
+	mkdir -p "$S/class/a-flood" "$S/flood-grade"
+	cp "$here/batch-flood/flood.c" "$S/class/a-flood/h.c"
+	for peer in b c d e f g h i j k l m; do
+		mkdir "$S/class/$peer-peer"
+		sed "1s|^|/* student $peer */\n|" "$here/batch-flood/peer.c" >"$S/class/$peer-peer/h.c"
+	done
+	# the same constructor in one student's grade of two problems (h, and h2 beside it: the same problem
+	# under another name), sleeping past h's start-up backstop while h2's runners are to start
+	mkdir -p "$S/two-problems" "$S/two-reference"
+	cp "$here/problems/h.yaml" "$S/two-problems/h.yaml"
+	sed 's/^id: h$/id: h2/; s/^source: h.c$/source: h2.c/' "$here/problems/h.yaml" >"$S/two-problems/h2.yaml"
+	mkdir -p "$S/two-reference/python"
+	for id in h h2; do
+		cp "$here/reference/h.c" "$S/two-reference/$id.c"
+		cp "$here/reference/python/h.py" "$S/two-reference/python/$id.py"
+	done
+	sed 's/{ 8, 0 }/{ 30, 0 }/' "$here/batch-flood/flood.c" >"$S/flood-grade/h.c"
+	cp "$here/batch-flood/peer.c" "$S/flood-grade/h2.c"
+	chmod -R a+rwX "$S/class" "$S/flood-grade" "$S/two-problems" "$S/two-reference"
+	stop_peer
+	(cd "$S" && timeout -s KILL 240 prlimit --nproc=300 "${GRADER_CMD[@]}" batch "$S/class" -o "$S/class-out" -j 2 \
+		--problems "$here/problems" --reference "$here/reference" --no-cache >/dev/null 2>"$S/class.err")
+	rc=$?
+	hurt=$(tr -d '\r' <"$S/class-out/grades.csv" 2>/dev/null | grep -- '-peer,' | grep -v ',7,7,7,ok$')
+	peers=$(grep -c -- '-peer,' "$S/class-out/grades.csv" 2>/dev/null)
+	if [ $rc -le 1 ] && [ -z "$hurt" ] && [ "$peers" = 12 ] && [ -z "$(leftovers)" ]; then
+		ok "process flood in a batch: the 12 honest students beside it 7/7 each ($(grep a-flood "$S/class-out/grades.csv" | tr -d '\r'))"
+	else
+		not_ok "process flood in a batch (exit code $rc, $peers peers)" "$hurt" "$(tail -3 "$S/class.err")"
+	fi
+	(cd "$S" && timeout -s KILL 240 prlimit --nproc=300 "${GRADER_CMD[@]}" grade --problems "$S/two-problems" \
+		--reference "$S/two-reference" --no-cache -j 2 --show-hidden --format json -o "$S/flood-grade.json" \
+		"$S/flood-grade" >/dev/null 2>"$S/flood-grade.err")
+	rc=$?
+	if v=$(python3 - "$S/flood-grade.json" <<'PY'
+import collections, json, sys
+r = json.load(open(sys.argv[1]))
+said = {p["id"]: dict(collections.Counter(t["verdict"] for t in p["tests"])) for p in r["problems"]}
+bad = (r["internal_error"] or not set(said.get("h", {"none": 0})) <= {"forbidden", "timelimit"}
+       or set(said.get("h2", {"none": 0})) != {"correct"})
+print(said)
+sys.exit(1 if bad else 0)
+PY
+	) && [ $rc -eq 1 ] && [ -z "$(leftovers)" ]; then
+		ok "process flood in one problem's constructor: that one forbidden or timelimit, the other correct ($v)"
+	else
+		not_ok "process flood in one problem's constructor (exit code $rc)" "$v" "$(tail -3 "$S/flood-grade.err")"
 	fi
 fi
 
