@@ -177,6 +177,48 @@ static void test_starved(void **state)
 	remeasure_free(rm);
 }
 
+/* The zygote could not fork the test where every runner's processes share the user's count (runner.c). */
+static void procs_short_run(struct run_task *t, struct judgement *j)
+{
+	ran(t, j, V_RUN_ERROR, 0, NULL);
+	t->facts.procs_short = true;
+}
+
+/*
+ * A test that could not be forked for want of a process is run again, up to REMEASURE_RUNS, like a
+ * starved one; a run that got further counts before it whatever its CPU; one that always fails so keeps
+ * its run-error (self-inflicted: code before main lowered its own process limit).
+ */
+static void test_procs_short(void **state)
+{
+	struct remeasure *rm = remeasure_new(2);
+	struct run_task t;
+	struct judgement j;
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	procs_short_run(&t, &j);
+	assert_true(remeasure_finished(rm, 0, &t, &j));
+	assert_int_equal(remeasure_next(rm), 0);
+	assert_true(t.fresh_runner);
+	ran(&t, &j, V_CORRECT, 300, "ran");
+	assert_false(remeasure_finished(rm, 0, &t, &j));
+	assert_int_equal(j.verdict, V_CORRECT); /* 300 ms of CPU, but it ran: the 0 ms failure does not count */
+	assert_string_equal(t.facts.output, "ran");
+	release(&t, &j);
+
+	for (int run = 1; run < REMEASURE_RUNS; run++) {
+		procs_short_run(&t, &j);
+		assert_true(remeasure_finished(rm, 1, &t, &j));
+		assert_int_equal(remeasure_next(rm), 1);
+	}
+	procs_short_run(&t, &j);
+	assert_false(remeasure_finished(rm, 1, &t, &j));
+	assert_int_equal(j.verdict, V_RUN_ERROR);
+	assert_int_equal(remeasure_runs(rm, 1), REMEASURE_RUNS);
+	release(&t, &j);
+	remeasure_free(rm);
+}
+
 /* A run kept aside when grading stops (interrupted) is freed with the struct (ASan checks). */
 /*
  * Graded tests run to a cap above their limit (remeasure_cap_ms): one that reached the cap needed more
@@ -237,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_correct_then_timelimit),
 		cmocka_unit_test(test_timelimit_twice),
 		cmocka_unit_test(test_starved),
+		cmocka_unit_test(test_procs_short),
 		cmocka_unit_test(test_cap),
 		cmocka_unit_test(test_free_kept),
 	};
