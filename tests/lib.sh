@@ -63,6 +63,11 @@ tally() { # tally FILE
 	done <"$1"
 }
 finish() {
+	# a suite none of whose checks ran tested nothing: that is no pass (a check script that broke, say)
+	if [ $((passed + failed + skipped)) -eq 0 ]; then
+		echo "not ok - no check ran"
+		failed=1
+	fi
 	if [ "$skipped" -gt 0 ]; then
 		echo "$passed passed, $failed failed, $skipped skipped"
 	else

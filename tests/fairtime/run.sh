@@ -21,7 +21,8 @@
 # and c-honest's full table leaves the L3 one: docs/growth.md); with
 # "exact" in it, that class busy too (c-cubic, py-cubic: the O(N^3) p4_dp
 # in C and Python, the issue's "one code, one class"; graded as a student
-# runs it, file STUDENT_VIEW, so that their time limits stop repeating).  FAIRTIME_LOOPS sets the number of busy loops (default two per
+# runs it, file STUDENT_VIEW, so that their time limits stop repeating; the
+# submissions are tests/mistakes', named in SAME_AS).  FAIRTIME_LOOPS sets the number of busy loops (default two per
 # core); the loops are this script's own and are ended by pid.
 # Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
 set -u
@@ -53,15 +54,22 @@ grade() {
 	[ -f "tests/fairtime/$1/GROWTH" ] && growth=--growth
 	view=--show-hidden
 	[ -f "tests/fairtime/$1/STUDENT_VIEW" ] && view=
+	# a fixture whose submission is another suite's (SAME_AS: its directory) grades a copy of it
+	sub=tests/fairtime/$1
+	if [ -f "$sub/SAME_AS" ]; then
+		mkdir -p "$TMP/sub-$1"
+		cp "$(cat "$sub/SAME_AS")"/*.c "$(cat "$sub/SAME_AS")"/*.py "$TMP/sub-$1/" 2>/dev/null
+		sub=$TMP/sub-$1
+	fi
 	set -- "$1" "$2" "${3:-}"
 	if [ -n "$3" ]; then
 		# a session of its own, niced within it and as a group (the autogroup's nice), as a low-priority job is
 		setsid sh -c 'echo 10 >/proc/self/autogroup 2>/dev/null; exec nice -n 10 "$@"' sh \
 			"$GRADER" --cache "$TMP/cache" $view $growth --no-shrink --only "$only" \
-			--format "json:$TMP/$1.$2.json" "tests/fairtime/$1" >"$TMP/$1.$2.out" 2>&1
+			--format "json:$TMP/$1.$2.json" "$sub" >"$TMP/$1.$2.out" 2>&1
 	else
 		"$GRADER" --cache "$TMP/cache" $view $growth --no-shrink --only "$only" \
-			--format "json:$TMP/$1.$2.json" "tests/fairtime/$1" >"$TMP/$1.$2.out" 2>&1
+			--format "json:$TMP/$1.$2.json" "$sub" >"$TMP/$1.$2.out" 2>&1
 	fi
 	echo $? >"$TMP/$1.$2.rc"
 }
