@@ -4,10 +4,11 @@
  * or runs a test (runner.c slot_watched); an idle runner - its test
  * reported, no next request yet - is looked at again only when its next
  * request is due.  A constructor takes over the runner (as
- * hijack-helpers-memory-held), answers every request right but only after
- * 1.2 s (under the 1.5 s wall clock: no CPU), and after each report waits
- * 30 ms for the next request: when none comes, the slot is idle (the pool
- * is waiting for its other slots' last tests), and it forks until EAGAIN,
+ * hijack-helpers-memory-held), answers every request right, the first test
+ * only after 1.4 s (under the 1.5 s wall clock: no CPU), and after each
+ * report waits 30 ms for the next request: when none comes, the slot is idle
+ * (with -j 2 the pool's other slot runs the slow first test), and it forks
+ * until EAGAIN,
  * the children sleeping.  Without user namespaces every runner, the grader
  * and every other student's runner share the user's RLIMIT_NPROC: while
  * another slot's last test sleeps, no process can be made.
