@@ -58,6 +58,26 @@ static struct cgroup *command_cgroup(void)
 	return cg;
 }
 
+/*
+ * sandbox_spawn, tried again while no process can be made (EAGAIN): where
+ * a normal user's processes all share one RLIMIT_NPROC, another grader's
+ * runner that forks without end can use it up for a moment, until that
+ * grader ends it (runner.c slot_watch_tree) - no reason for this grading to
+ * fail.  Up to SPAWN_RETRIES more tries, SPAWN_RETRY_MS apart.
+ */
+#define SPAWN_RETRIES 25
+#define SPAWN_RETRY_MS 20
+static pid_t spawn_retrying(const struct sandbox_spawn *s, struct strbuf *err)
+{
+	pid_t pid = sandbox_spawn(s, err);
+	for (int tries = 0; pid < 0 && errno == EAGAIN && tries < SPAWN_RETRIES; tries++) {
+		poll(NULL, 0, SPAWN_RETRY_MS);
+		strbuf_reset(err);
+		pid = sandbox_spawn(s, err);
+	}
+	return pid;
+}
+
 int compile_start(struct compile_job *job, const struct compile_limits *lim, const char *dir, char *const *argv,
 		  struct strbuf *err)
 {
@@ -102,7 +122,7 @@ int compile_start(struct compile_job *job, const struct compile_limits *lim, con
 	s.view = sandbox_probe()->landlock ? &plan : NULL;
 	s.use_namespaces = true;
 	s.envp = compiler_env;
-	job->pid = sandbox_spawn(&s, err);
+	job->pid = spawn_retrying(&s, err);
 	free(path);
 	landlock_plan_release(&plan);
 	close(pipefd[1]);

@@ -73,6 +73,8 @@
 /* a runner that cannot be started for want of a process (EAGAIN) is tried again this often, this far apart */
 #define START_RETRIES 10
 #define START_RETRY_MS 20
+/* how long past its deadline a slot's waiting report is still read rather than timed out (slot_report_waiting) */
+#define REPORT_GRACE_MS 500
 /*
  * The zygote's address space may exceed the largest memory limit of its tests
  * by this much (MiB) and no more (RLIMIT_AS, set before execve: nothing in
@@ -86,6 +88,14 @@
 #define ZYGOTE_ROOM_MB 8u
 /* signals a runner may have queued at once: a test's CPU timer, SIGCHLD, what a test raises itself */
 #define RUNNER_SIGPENDING 64
+/*
+ * File descriptors a runner may hold at once (soft and hard limit, set before execve: nothing in it can
+ * raise them): its protocol's, a test's output pipe, the Python host's imports one at a time.  Pipe
+ * buffers are memory that no RLIMIT_AS, VmSize or Pss counts (red team 41b, ctor-pipe-hoard: a constructor
+ * held 120 MiB in the buffers of pipes it raised its limit of 20000 fds for); 32 fds hold at most 15
+ * pipes, 1 MiB each at the most an unprivileged process may make one (fs.pipe-max-size).
+ */
+#define RUNNER_NOFILE 32
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
 
@@ -372,6 +382,7 @@ static int slot_start(struct pool *pool, struct slot *s, const struct run_task *
 	sp.limits.nproc = RUNNER_NPROC;
 	sp.reaper = true; /* no process of the runner's leaves its tree, with or without a PID namespace */
 	sp.limits.sigpending = RUNNER_SIGPENDING;
+	sp.limits.nofile = RUNNER_NOFILE;
 	sp.use_namespaces = true;
 	/* seccomp already forbids open; this covers the fallback without it */
 	sp.hide_paths = pool->hide_paths;
@@ -603,15 +614,24 @@ static unsigned long long cpu_with_reaped_ms(pid_t pid)
  * The memory of process pid in kB: its proportional set size (Pss, from
  * smaps_rollup), each page it shares - with the zygote it was forked from,
  * with its siblings - split among the processes that share it, so that a
- * tree's sum is what the tree holds; 0 when it cannot be read.
+ * tree's sum is what the tree holds; its resident set where that cannot be
+ * read; 0 when neither can (it ended).
  */
 static unsigned long long pss_kb(pid_t pid)
 {
 	char buf[2048];
 	const char *p;
-	if (read_proc(pid, "smaps_rollup", buf, sizeof(buf)) < 0 || !(p = strstr(buf, "\nPss:")))
+	unsigned long long pages;
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+
+	if (read_proc(pid, "smaps_rollup", buf, sizeof(buf)) == 0 && (p = strstr(buf, "\nPss:")))
+		return strtoull(p + 5, NULL, 10);
+	/* smaps_rollup needs ptrace access, which a process that made itself not dumpable refuses its own
+	 * user (red team 41b, hijack-helpers-nodump): then its resident set, shared pages whole (statm, which
+	 * anyone may read) - more than its share, never less */
+	if (read_proc(pid, "statm", buf, sizeof(buf)) < 0 || sscanf(buf, "%*u %llu", &pages) != 1)
 		return 0;
-	return strtoull(p + 5, NULL, 10);
+	return pages * (unsigned long long)(page_kb > 0 ? page_kb : 4);
 }
 
 /*
@@ -1502,11 +1522,14 @@ enum { WATCH_PROCESSES = 1, WATCH_MEMORY = 2, WATCH_STARTUP_CPU = 4 };
 static int slot_watched(const struct slot *s)
 {
 	int watched = 0;
+	bool idle = s->state == SLOT_READY && s->pid > 0;
 
-	if (s->task < 0 || (s->state != SLOT_STARTING && s->state != SLOT_RUNNING))
+	if (!idle && (s->task < 0 || (s->state != SLOT_STARTING && s->state != SLOT_RUNNING)))
 		return 0;
 	if (s->state == SLOT_STARTING)
 		watched |= WATCH_STARTUP_CPU;
+	/* an idle runner too: between two tests it may hold its spare and nothing else (red team 41b,
+	 * hijack-idle-flood: a runner that took over its zygote forked until EAGAIN while it waited) */
 	if (!(s->cg && cgroup_probe()->pids) && !sandbox_counts_processes_apart())
 		watched |= WATCH_PROCESSES;
 	if (s->state == SLOT_RUNNING && !(s->cg && cgroup_probe()->memory))
@@ -1563,6 +1586,28 @@ static int slot_tree_census(struct slot *s, char *children, size_t size, bool *d
  * A sample, not a limit: what lasts less than TREE_WATCH_MS can go unseen.
  * true when the task ended so.
  */
+/*
+ * slot_watch_tree for a runner between two tests: more than its spare below
+ * the zygote, or a process below that, and the runner is ended, its later
+ * tests RUN_STRAY_PROCESSES at once ("between the tests").  Always false:
+ * no task ended.
+ */
+static bool slot_watch_idle(struct pool *pool, struct slot *s)
+{
+	char children[1024];
+	bool deeper;
+	struct run_task stray;
+
+	if (slot_tree_census(s, children, sizeof(children), &deeper) <= 1 && !deeper)
+		return false;
+	memset(&stray, 0, sizeof(stray));
+	stray.runner = s->runner;
+	stray.runner_argv = s->runner_argv;
+	remember_start_failure(pool, &stray, RUN_STRAY_PROCESSES, false);
+	slot_stop(s);
+	return false;
+}
+
 static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now)
 {
 	char children[1024];
@@ -1575,6 +1620,8 @@ static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now)
 	if (!watched || now < s->watch_due_us)
 		return false;
 	s->watch_due_us = now + TREE_WATCH_MS * 1000ull;
+	if (task < 0)
+		return slot_watch_idle(pool, s);
 	t = &pool->tasks[task];
 	if (watched & WATCH_STARTUP_CPU) {
 		long long used = slot_cpu_ms(s);
@@ -1605,6 +1652,20 @@ static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now)
 	return true;
 }
 
+/*
+ * Past the slot's deadline, is its report (or hello) already waiting to be
+ * read?  The grader's loop may have been kept from reading it in time - the
+ * grader itself waiting for a CPU, start_runner's retries - and a test that
+ * ended in time is no time limit.  Within REPORT_GRACE_MS of the deadline
+ * only, so that a runner that keeps writing a byte now and then cannot put
+ * its deadline off.
+ */
+static bool slot_report_waiting(const struct slot *s, uint64_t now)
+{
+	struct pollfd p = { s->status_fd, POLLIN, 0 };
+	return now < s->deadline_us + REPORT_GRACE_MS * 1000ull && poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
 struct poll_set {
 	struct pollfd p[2 * MAX_SLOTS];
 	int owner[2 * MAX_SLOTS];
@@ -1622,7 +1683,7 @@ static void watch_slots(struct pool *pool, struct poll_set *ps)
 		struct slot *s = &pool->slots[k];
 		if (s->state == SLOT_EMPTY)
 			continue;
-		if (s->task >= 0 && now >= s->deadline_us && !slot_put_off(s, now)) {
+		if (s->task >= 0 && now >= s->deadline_us && !slot_report_waiting(s, now) && !slot_put_off(s, now)) {
 			slot_timed_out(pool, s, now);
 			continue;
 		}
@@ -1630,6 +1691,8 @@ static void watch_slots(struct pool *pool, struct poll_set *ps)
 			continue;
 		if (s->task >= 0 && s->deadline_us < ps->nearest)
 			ps->nearest = s->deadline_us;
+		if (s->state == SLOT_EMPTY)
+			continue; /* ended by its watch */
 		if (slot_watched(s) && s->watch_due_us < ps->nearest)
 			ps->nearest = s->watch_due_us;
 		ps->p[ps->n] = (struct pollfd){ s->status_fd, POLLIN, 0 };
@@ -1708,6 +1771,10 @@ int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client
 		handle_events(pool, &ps);
 	}
 	stop_in_flight(pool);
+	/* between two pool_run calls nothing watches an idle runner (slot_watch_tree): where its processes
+	 * share the user's one count, a runner left warm could use it up unseen meanwhile */
+	if (!sandbox_counts_processes_apart())
+		pool_stop_runners(pool);
 	pool->tasks = NULL;
 	pool->client = NULL;
 	return grader_interrupted || loop_failed ? -1 : 0;

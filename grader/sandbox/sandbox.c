@@ -464,6 +464,8 @@ static void child_setup(const struct sandbox_spawn *s, int errpipe, unsigned lon
 		set_limit(RLIMIT_STACK, s->limits.stack);
 	set_limit(RLIMIT_FSIZE, s->limits.file_size);
 	set_limit(RLIMIT_CORE, 0);
+	if (s->limits.nofile)
+		set_limit(RLIMIT_NOFILE, s->limits.nofile);
 	if (s->limits.cpu_seconds) {
 		struct rlimit rl = { s->limits.cpu_seconds, s->limits.cpu_seconds + 1 };
 		setrlimit(RLIMIT_CPU, &rl);

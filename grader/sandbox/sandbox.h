@@ -87,6 +87,7 @@ struct sandbox_limits {
 					   * 0: unchanged */
 	unsigned sigpending;              /* RLIMIT_SIGPENDING where the count it bounds is the process's own
 					   * (a user namespace or a uid of its own); 0: unchanged */
+	unsigned nofile;                  /* RLIMIT_NOFILE, soft and hard; 0: unchanged */
 };
 
 struct sandbox_spawn {

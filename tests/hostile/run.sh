@@ -544,6 +544,33 @@ PY
 	fi
 fi
 
+# The same flood from a runner that waits between two tests (red team 41b, hijack-idle-flood: a taken-over
+# zygote forks until EAGAIN when no request comes for 30 ms; a grade started beside it got judge-error):
+# the grader watches idle runners too, and stops its runners when it has no task for them.  As a normal
+# user (whose processes ps can count): the user's processes never near the limit of 300 while it grades.
+if [ -n "${HOSTILE_USER:-}" ] && { [ -z "${1:-}" ] || [[ " $fixtures " == *" batch-flood "* ]]; }; then
+	prepare "$here/fixtures/hijack-idle-flood"
+	stop_peer
+	(cd "$S" && timeout -s KILL 120 prlimit --nproc=300 "${GRADER_CMD[@]}" grade --problems "$here/problems" \
+		--reference "$here/reference" --no-cache -j 2 --show-hidden --format json -o "$S/idle.json" \
+		"$S/submission" >/dev/null 2>"$S/idle.err") &
+	idle_pid=$!
+	most=0
+	while kill -0 $idle_pid 2>/dev/null; do
+		n=$(ps -u "$HOSTILE_USER" --no-headers 2>/dev/null | wc -l)
+		[ "$n" -gt "$most" ] && most=$n
+		sleep 0.01
+	done
+	wait $idle_pid
+	rc=$?
+	if [ $rc -le 1 ] && [ "$most" -lt 200 ] && [ -z "$(leftovers)" ]; then
+		ok "an idle runner's process flood is ended: at most $most processes of $HOSTILE_USER at once (limit 300)"
+	else
+		not_ok "an idle runner's process flood (exit code $rc): $most processes of $HOSTILE_USER at once (limit 300)" \
+			"$(tail -3 "$S/idle.err")"
+	fi
+fi
+
 # An output flood: the grader's memory stays that of an ordinary run.
 if [ -n "${flood_kb:-}" ] && [ -n "$baseline_kb" ]; then
 	if [ "$flood_kb" -le $((baseline_kb + 64 * 1024)) ]; then
