@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "run/runner.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -96,6 +97,8 @@
  * pipes, 1 MiB each at the most an unprivileged process may make one (fs.pipe-max-size).
  */
 #define RUNNER_NOFILE 32
+/* the files the zygote opens to start a test: its output pipe and its ready pipe, two ends each */
+#define FDS_FOR_A_TEST 4
 
 enum slot_state { SLOT_EMPTY, SLOT_STARTING, SLOT_READY, SLOT_RUNNING };
 
@@ -1080,6 +1083,27 @@ static void slot_stack_facts(const struct slot *s, struct run_task *t)
 }
 
 /* A report on the slot's task: its facts, with the CPU the grader counted itself. */
+/*
+ * Does process pid hold few enough files that a test's pipes could still be
+ * made (RUNNER_NOFILE, FDS_FOR_A_TEST)?  false also when they cannot be
+ * counted.
+ */
+static bool fds_room(pid_t pid)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/fd", (long)pid);
+	if (!(d = opendir(path)))
+		return false;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n + FDS_FOR_A_TEST <= RUNNER_NOFILE;
+}
+
 static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
 	int task = s->task;
@@ -1089,8 +1113,11 @@ static void take_report(struct pool *pool, struct slot *s, const struct gr_repor
 	t->facts.report = *r;
 	t->facts.tree_oom = oom > s->oom_base;
 	/* the zygote could not fork the test: where the user's processes are one count, another runner's
-	 * flood may have used it up for a moment - the run says nothing about the program (remeasure.h) */
-	t->facts.procs_short = (r->flags & GR_SPAWN_FAILED) && !sandbox_counts_processes_apart();
+	 * flood may have used it up for a moment - the run says nothing about the program (remeasure.h) -
+	 * unless the zygote holds so many files that the test's pipes could not be made (red team 41c,
+	 * py-fd-exhaust-rerun: top-level code that used up its fds was run three times for nothing) */
+	t->facts.procs_short = (r->flags & GR_SPAWN_FAILED) && !sandbox_counts_processes_apart() &&
+			       fds_room(s->pid);
 	s->oom_base = oom;
 	/* a case child that could not install its filter: the grader's failure, unless code in the
 	 * zygote stacked a filter of its own after the hello (from a signal handler, say) */

@@ -125,19 +125,20 @@ for i in 1 2; do
 	done
 done
 
-# One size slowed (tests/growth/bump: half the work again at N = 12288, as a busy machine slows one size's
+# One size slowed (tests/growth/bump: half the work again at N = 6144, as a busy machine slows one size's
 # runs): the grader names O(N^2), and sets aside no size but that one (it may need none: on a busy machine
-# the tolerance follows the runs' scatter, and the search may not reach 12288 - CI rehearsal, 2026-11-27;
-# tests/unit/test_growth.c checks the rule itself on fixed points).
+# the tolerance follows the runs' scatter; tests/unit/test_growth.c checks the rule itself on fixed points).
+# 6144, not the 12288 of before: a busy CI rehearsal (2026-11-27, r14) stopped the doubling at 12288, whose
+# local exponent then predicted the next size over 1 s, and a slowed largest size is never set aside.
 mkdir -p "$TMP/bump"
 cp tests/growth/bump/p4_dp.c "$TMP/bump/"
 if grade bump "$TMP/bump" --growth &&
 	out=$(python3 "$TMP/check.py" "one slowed size (--growth)" "$TMP/bump.json" "$TMP/bump.txt" N^2 "$N2" 2>&1); then
-	if python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["problems"][0]["growth"]; sys.exit(g["set_aside"] not in (None, 12288))' \
+	if python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["problems"][0]["growth"]; sys.exit(g["set_aside"] not in (None, 6144))' \
 		"$TMP/bump.json"; then
 		ok "$out"
 	else
-		not_ok "one slowed size: a size other than 12288 set aside ($out)"
+		not_ok "one slowed size: a size other than 6144 set aside ($out)"
 	fi
 else
 	not_ok "one slowed size: ${out:-exit code $? ($(tail -c 300 "$TMP/bump.err"))}"

@@ -5,7 +5,8 @@ usage: check_report.py REPORT.json EXPECTED RC NAMES_FILE AON_GROUPS SECRETS...
 
 REPORT.json  the grader's --format json report
 EXPECTED     verdicts every test may have, separated by '|'; then optional
-             lines 'message TEXT': some test's message contains TEXT
+             lines 'message TEXT': some test's message contains TEXT, and
+             'runs N': no test ran more than N times (its JSON 'runs')
 RC           the grader's exit code
 NAMES_FILE   the test names every report must hold, one a line (empty: any)
 AON_GROUPS   comma-separated all-or-nothing groups: a test there may be
@@ -24,7 +25,8 @@ def main():
     path, expected, rc, names_file, aon, *secrets = sys.argv[1:]
     lines = [line.strip() for line in expected.strip().splitlines() if line.strip()]
     messages = [line[len('message '):] for line in lines if line.startswith('message ')]
-    verdict_lines = [line for line in lines if not line.startswith('message ')]
+    most_runs = [int(line.split()[1]) for line in lines if line.startswith('runs ')]
+    verdict_lines = [line for line in lines if not line.startswith(('message ', 'runs '))]
     expected = verdict_lines[0] if verdict_lines else ''
     allowed = set(expected.split('|'))
     aon_groups = set(g for g in aon.split(',') if g)
@@ -72,6 +74,11 @@ def main():
             problems.append('%s: %s without a message' % (t.get('name'), v))
         if v not in ('correct', 'skipped'):
             failed_groups.add(group)
+
+    for n in most_runs:
+        over = [(t.get('name'), t.get('runs')) for t in tests if (t.get('runs') or 0) > n]
+        if over:
+            problems.append('tests run more than %d times: %s' % (n, over[:3]))
 
     for text in messages:
         if not any(text in (t.get('message') or '') for t in tests):

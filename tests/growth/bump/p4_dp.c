@@ -1,5 +1,5 @@
 /*
- * p4_dp, O(N^2), but one size is slow: at N = 12288 the table is filled a
+ * p4_dp, O(N^2), but one size is slow: at N = 6144 the table is filled a
  * second time over the first 70% of the row (half the work again).  It
  * stands for what a busy machine does to one size's times - on CI, on
  * 2026-11-26, the reference's least time at 12288 was 25% over the line
@@ -7,6 +7,10 @@
  * growth suite checks that the grader measures more sizes around it,
  * leaves the slowed one out and names O(N^2) - and says so.  The answer
  * is the reference's (reference/p4_dp.c): the extra pass is thrown away.
+ * The slow size is one the search always passes (it was 12288 until a CI
+ * rehearsal of 2026-11-27, on a machine slowed by other work, stopped the
+ * doubling there: a slowed largest size is never set aside, by design,
+ * and the sentence was rightly "between O(N^2) and O(N^3)").
  */
 #include <stdlib.h>
 
@@ -43,7 +47,7 @@ long long f(const int *L, int n)
 {
     static volatile long long sink;
 
-    if (n == 12288)
+    if (n == 6144)
         sink = best_total(L, n * 7 / 10);
     return best_total(L, n);
 }
