@@ -1771,6 +1771,14 @@ int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client
 	pool->client = client;
 	pool->exhausted = false;
 	pool->in_flight = 0;
+	/* what the warm runners did while no pool_run watched them (the engine between two calls: a
+	 * moment, as shrinking and growth call it run after run - stopping them instead would start a
+	 * runner for every call): a flood is ended now, and a runner's later tests are forbidden */
+	for (int k = 0; k < pool->nslots; k++)
+		if (pool->slots[k].state == SLOT_READY) {
+			pool->slots[k].watch_due_us = 0;
+			slot_watch_tree(pool, &pool->slots[k], now_us());
+		}
 	while (!grader_interrupted) {
 		struct poll_set ps;
 		bool progressed;
@@ -1798,10 +1806,6 @@ int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client
 		handle_events(pool, &ps);
 	}
 	stop_in_flight(pool);
-	/* between two pool_run calls nothing watches an idle runner (slot_watch_tree): where its processes
-	 * share the user's one count, a runner left warm could use it up unseen meanwhile */
-	if (!sandbox_counts_processes_apart())
-		pool_stop_runners(pool);
 	pool->tasks = NULL;
 	pool->client = NULL;
 	return grader_interrupted || loop_failed ? -1 : 0;

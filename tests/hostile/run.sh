@@ -546,7 +546,7 @@ fi
 
 # The same flood from a runner that waits between two tests (red team 41b, hijack-idle-flood: a taken-over
 # zygote forks until EAGAIN when no request comes for 30 ms; a grade started beside it got judge-error):
-# the grader watches idle runners too, and stops its runners when it has no task for them.  As a normal
+# the grader watches idle runners too, and looks at them again when a pool run begins.  As a normal
 # user (whose processes ps can count): the user's processes never near the limit of 300 while it grades.
 if [ -n "${HOSTILE_USER:-}" ] && { [ -z "${1:-}" ] || [[ " $fixtures " == *" batch-flood "* ]]; }; then
 	prepare "$here/fixtures/hijack-idle-flood"
