@@ -151,6 +151,7 @@ fi
 
 failed=0
 ran=0
+delegated_sub= # the [delegated] pass's subtree while its hostile fixtures run (delegated_pass)
 # cpu_now: sets cpu_s to the CPU seconds (user + system) of this shell's finished children so far
 cpu_now() {
 	times >"$stage/times"
@@ -172,7 +173,7 @@ run_pass() { # run_pass PASS SUITE
 	fixtures=$(echo $SANDBOX_FIXTURES)
 	case $pass in
 	user) wrap= ;;
-	no-userns) wrap=$repo/build/tests/deny-userns ;;
+	no-userns | delegated) wrap=$repo/build/tests/deny-userns ;;
 	crippled) wrap="$repo/build/tests/deny-userns --crippled" fixtures=$(echo $CRIPPLED_FIXTURES) ;;
 	esac
 	echo "== [$pass] tests/$suite/run.sh as $user"
@@ -185,10 +186,13 @@ run_pass() { # run_pass PASS SUITE
 			echo "[$pass] the hostile suite needs root for its PID namespace: not run as $user"
 			return
 		fi
+		# [delegated]: the fixtures of DELEGATED, at level no-userns's verdicts, in the subtree ($delegated_sub)
+		level=$pass list=UNPRIVILEGED
+		[ "$pass" = delegated ] && level=no-userns list=DELEGATED
 		# shellcheck disable=SC2046
-		(env HOSTILE_USER="$user" HOSTILE_WRAPPER="$wrap" HOSTILE_LEVEL="$pass" \
-			GRADER="$repo/build/asan/grader" "$repo/tests/hostile/run.sh" \
-			$(grep -v '^#' "$repo/tests/hostile/UNPRIVILEGED"); echo $? >"$stage/rc") 2>&1 |
+		(${delegated_sub:+in_cgroup "$delegated_sub"} env HOSTILE_USER="$user" HOSTILE_WRAPPER="$wrap" \
+			HOSTILE_LEVEL="$level" GRADER="$repo/build/asan/grader" "$repo/tests/hostile/run.sh" \
+			$(grep -v '^#' "$repo/tests/hostile/$list"); echo $? >"$stage/rc") 2>&1 |
 			sed "s/^/[$pass] /"
 	else
 		(cd "$repo" && as_user env -i HOME="$stage/home" PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
@@ -230,11 +234,7 @@ in_cgroup() {
 # The [delegated] pass (see the top of this file); SKIPPED, neither passed nor failed, where the machine has
 # no cgroup v2 hierarchy root may write (this machine's is the hybrid one at /sys/fs/cgroup/unified).
 delegated_pass() {
-	ran=$((ran + 1))
 	echo "== [delegated] a cgroup v2 subtree delegated to $user, without user namespaces"
-	started=$(date +%s)
-	cpu_now
-	cpu=$cpu_s
 	v2=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2") print $5; break } }' \
 		/proc/self/mountinfo | head -1)
 	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
@@ -244,7 +244,6 @@ delegated_pass() {
 		return
 	fi
 	chown "$user" "$sub" "$sub/cgroup.procs" "$sub/cgroup.threads" "$sub/cgroup.subtree_control"
-	before=$failed
 	unit=$(cd "$repo" && in_cgroup "$sub" runuser -u "$user" -- build/tests/deny-userns build/tests/test_cgroup 2>&1)
 	echo "$unit" | sed 's/^/[delegated] /'
 	# the CPU of a child the kernel reaps is what only a cgroup counts: that test must have run, not skipped
@@ -264,25 +263,15 @@ delegated_pass() {
 	*) echo "FAILED: [delegated] the reference's p1 graded in $sub did not use it with full marks"
 		failed=$((failed + 1)) ;;
 	esac
-	# shellcheck disable=SC2046
-	(in_cgroup "$sub" env HOSTILE_USER="$user" HOSTILE_WRAPPER="$repo/build/tests/deny-userns" \
-		HOSTILE_LEVEL=no-userns GRADER="$repo/build/asan/grader" "$repo/tests/hostile/run.sh" \
-		$(grep -v '^#' "$repo/tests/hostile/DELEGATED"); echo $? >"$stage/rc") 2>&1 | sed "s/^/[delegated] /"
-	if [ "$(cat "$stage/rc" 2>/dev/null)" != 0 ]; then
-		echo "FAILED: [delegated] tests/hostile/run.sh"
-		failed=$((failed + 1))
-	fi
+	delegated_sub=$sub
+	run_pass delegated hostile
+	delegated_sub=
 	# the graders' units went with them; the subtree itself goes once its last process has
 	for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$sub" 2>/dev/null && break; sleep 0.3; done
 	if [ -d "$sub" ]; then
 		echo "FAILED: [delegated] $sub left behind: $(ls -d "$sub"/*/ 2>/dev/null | tr '\n' ' ')$(tr '\n' ' ' <"$sub/cgroup.procs")"
 		failed=$((failed + 1))
 	fi
-	wall=$(($(date +%s) - started))
-	cpu_now
-	echo "time: [delegated] $wall s, $((cpu_s - cpu)) s of CPU"
-	[ -z "${SUITE_TIMES:-}" ] || echo "$wall $((cpu_s - cpu)) [delegated] test_cgroup, p1, hostile" >> "$SUITE_TIMES"
-	[ "$failed" = "$before" ] && echo "[delegated] passed"
 }
 
 for pass in $passes; do

@@ -1082,7 +1082,6 @@ static void slot_stack_facts(const struct slot *s, struct run_task *t)
 	t->facts.stack_growing = s->stack_kb[0] && s->stack_kb[1] > s->stack_kb[0];
 }
 
-/* A report on the slot's task: its facts, with the CPU the grader counted itself. */
 /*
  * Does process pid hold few enough files that a test's pipes could still be
  * made (RUNNER_NOFILE, FDS_FOR_A_TEST)?  false also when they cannot be
@@ -1104,6 +1103,7 @@ static bool fds_room(pid_t pid)
 	return n + FDS_FOR_A_TEST <= RUNNER_NOFILE;
 }
 
+/* A report on the slot's task: its facts, with the CPU the grader counted itself. */
 static void take_report(struct pool *pool, struct slot *s, const struct gr_report *r, const char *output)
 {
 	int task = s->task;
@@ -1395,19 +1395,25 @@ static int busy_slots(struct pool *pool)
  */
 static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now);
 
+/* slot_watch_tree at once, whenever it was due, for every slot with a runner but skip (NULL: all). */
+static void watch_every_slot_now(struct pool *pool, const struct slot *skip)
+{
+	for (int k = 0; k < pool->nslots; k++) {
+		struct slot *s = &pool->slots[k];
+		if (s != skip && s->state != SLOT_EMPTY) {
+			s->watch_due_us = 0;
+			slot_watch_tree(pool, s, now_us());
+		}
+	}
+}
+
 static int start_runner(struct pool *pool, struct slot *s, const struct run_task *t, int *exec_errno,
 			struct strbuf *err)
 {
 	int rc = slot_start(pool, s, t, exec_errno, err);
 
 	for (int tries = 0; rc == -2 && tries < START_RETRIES; tries++) {
-		for (int k = 0; k < pool->nslots; k++) {
-			struct slot *other = &pool->slots[k];
-			if (other != s && other->state != SLOT_EMPTY) {
-				other->watch_due_us = 0;
-				slot_watch_tree(pool, other, now_us());
-			}
-		}
+		watch_every_slot_now(pool, s);
 		poll(NULL, 0, START_RETRY_MS);
 		strbuf_reset(err);
 		rc = slot_start(pool, s, t, exec_errno, err);
@@ -1588,32 +1594,6 @@ static int slot_tree_census(struct slot *s, char *children, size_t size, bool *d
 }
 
 /*
- * The grader watches a runner's tree itself, every TREE_WATCH_MS while the
- * runner starts or runs a test (slot_watched):
- *   - the CPU of its start-up, against its limit (startup_ms): over it, the
- *     start is RUN_STARTUP_LIMIT at once, as at its hello, instead of at the
- *     start's wall-clock backstop (twice the limit and a second: a
- *     constructor that spins cost each start 3 s for a 1 s limit);
- *   - where the kernel does not count them, its processes: none below the zygote while it starts (the hello's
- *     check, sooner), and during a test the case child (and for a moment a
- *     spare being sent away) with no process of its own - its filter
- *     refuses fork.  Anything more is RUN_STRAY_PROCESSES at once: code that
- *     forks without end would otherwise use up the user's process limit,
- *     which every runner, the grader and the user's other programs share
- *     there, and make their forks fail (red team 41: a constructor's flood
- *     gave an honest peer in a batch run-error on every test, and the grader
- *     judge-error), or hide its CPU past the tree walk's TREE_WALK_MAX;
- *   - where no cgroup limits it, the memory of its tree during a test: the case child alone is held by
- *     its own RLIMIT_AS; with anything more below the zygote, the
- *     proportional set size of every process there is added up (pss_kb),
- *     and over the test's limit the test is RUN_TREE_MEMORY, what the
- *     kernel's OOM kill in the cgroup does as root: code that took over the
- *     runner could otherwise have helpers hold memory together, each within
- *     the runner's address-space limit (docs/accounting.md).
- * A sample, not a limit: what lasts less than TREE_WATCH_MS can go unseen.
- * true when the task ended so.
- */
-/*
  * slot_watch_tree for a runner between two tests: more than its spare below
  * the zygote, or a process below that, and the runner is ended, its later
  * tests RUN_STRAY_PROCESSES at once ("between the tests").  Always false:
@@ -1635,6 +1615,34 @@ static bool slot_watch_idle(struct pool *pool, struct slot *s)
 	return false;
 }
 
+/*
+ * The grader watches a runner's tree itself, every TREE_WATCH_MS while the
+ * runner starts, runs a test or waits between two (slot_watched):
+ *   - the CPU of its start-up, against its limit (startup_ms): over it, the
+ *     start is RUN_STARTUP_LIMIT at once, as at its hello, instead of at the
+ *     start's wall-clock backstop (twice the limit and a second: a
+ *     constructor that spins cost each start 3 s for a 1 s limit);
+ *   - where the kernel does not count them, its processes: none below the zygote while it starts (the hello's
+ *     check, sooner), and during a test the case child (and for a moment a
+ *     spare being sent away) with no process of its own - its filter
+ *     refuses fork.  Anything more is RUN_STRAY_PROCESSES at once: code that
+ *     forks without end would otherwise use up the user's process limit,
+ *     which every runner, the grader and the user's other programs share
+ *     there, and make their forks fail (red team 41: a constructor's flood
+ *     gave an honest peer in a batch run-error on every test, and the grader
+ *     judge-error), or hide its CPU past the tree walk's TREE_WALK_MAX;
+ *   - where no cgroup limits it, the memory of its tree during a test: the case child alone is held by
+ *     its own RLIMIT_AS; with anything more below the zygote, the
+ *     proportional set size of every process there is added up (pss_kb),
+ *     and over the test's limit the test is RUN_TREE_MEMORY, what the
+ *     kernel's OOM kill in the cgroup does as root: code that took over the
+ *     runner could otherwise have helpers hold memory together, each within
+ *     the runner's address-space limit (docs/accounting.md).
+ *   - between two tests, where the kernel does not count them, its
+ *     processes: the spare and nothing else (slot_watch_idle).
+ * A sample, not a limit: what lasts less than TREE_WATCH_MS can go unseen.
+ * true when the task ended so.
+ */
 static bool slot_watch_tree(struct pool *pool, struct slot *s, uint64_t now)
 {
 	char children[1024];
@@ -1774,11 +1782,7 @@ int pool_run(struct pool *pool, struct run_task *tasks, const struct pool_client
 	/* what the warm runners did while no pool_run watched them (the engine between two calls: a
 	 * moment, as shrinking and growth call it run after run - stopping them instead would start a
 	 * runner for every call): a flood is ended now, and a runner's later tests are forbidden */
-	for (int k = 0; k < pool->nslots; k++)
-		if (pool->slots[k].state == SLOT_READY) {
-			pool->slots[k].watch_due_us = 0;
-			slot_watch_tree(pool, &pool->slots[k], now_us());
-		}
+	watch_every_slot_now(pool, NULL);
 	while (!grader_interrupted) {
 		struct poll_set ps;
 		bool progressed;

@@ -102,7 +102,7 @@ enum run_outcome {
 			       * (facts.startup_vm_kb) */
 	RUN_TREE_MEMORY,      /* the processes below the zygote held more memory together than the test's limit,
 			       * where nothing else limits them together (facts.tree_memory_kb; runner.c
-			       * slot_watch_memory) */
+			       * slot_watch_tree) */
 	RUN_LOAD_FAILED,      /* loading the submission before the tests failed (facts.load_kind, detail) */
 	RUN_NOT_STARTED,      /* the grader could not start the runner (facts.error) */
 	RUN_EXEC_FAILED,      /* execve of the runner failed (facts.exec_errno, image_present, error) */

@@ -405,6 +405,12 @@ static void sweep_stale(const char *parent, enum role role)
 		closedir(d);
 }
 
+/* What v2 units below the base are to have, as cgroup.subtree_control takes it ("" none: cgroup_caps). */
+static const char *v2_controllers(void)
+{
+	return st.caps.pids && st.caps.memory ? "+pids +memory" : st.caps.pids ? "+pids" : st.caps.memory ? "+memory" : "";
+}
+
 /* This process's base directories, made on first use.  0 or -1. */
 static int make_base(struct strbuf *err)
 {
@@ -424,10 +430,8 @@ static int make_base(struct strbuf *err)
 			st.base[r] = NULL;
 			return -1;
 		}
-		if (st.caps.version == 2 && (st.caps.pids || st.caps.memory) &&
-		    cg_write(st.base[r], "cgroup.subtree_control", !st.caps.memory ? "+pids"
-								    : !st.caps.pids ? "+memory"
-										    : "+pids +memory") < 0) {
+		if (st.caps.version == 2 && *v2_controllers() &&
+		    cg_write(st.base[r], "cgroup.subtree_control", v2_controllers()) < 0) {
 			strbuf_addf(err, "cannot enable pids and memory in %s: %s", st.base[r], strerror(errno));
 			return -1;
 		}
